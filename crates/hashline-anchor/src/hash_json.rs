@@ -1,0 +1,1 @@
+//! Line hashes of the hash-json dialect (seed 001).

@@ -1,0 +1,1 @@
+//! Line IDs of the LINE#ID dialect (seed 004).

@@ -1,0 +1,1 @@
+//! The whole-file snapshot tag of the hashline language (seed 000).

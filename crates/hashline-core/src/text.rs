@@ -1,0 +1,281 @@
+//! A file's bytes as addressable lines, and the way back to bytes.
+//!
+//! Invariant: [`TextFile::encode`] of an [`OutLine`] list that keeps every original line
+//! ([`OutLine::Kept`]) reproduces the original bytes exactly — BOM, invalid UTF-8, and the ending
+//! of every line included. An edit therefore changes only the lines it names.
+//!
+//! Line model (shared by every dialect): the LF-normalized text is split on `\n` *without*
+//! dropping the final empty piece, so `"a\nb\n"` has three lines (`a`, `b`, `""`) and an empty
+//! file has one empty line. Dialects that hide that last piece do so when they render.
+
+use std::ops::Range;
+
+/// A line terminator as it was on disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Eol {
+    /// `\n`
+    Lf,
+    /// `\r\n`
+    CrLf,
+    /// a lone `\r`
+    Cr,
+}
+
+impl Eol {
+    /// The terminator's bytes.
+    pub fn as_bytes(self) -> &'static [u8] {
+        match self {
+            Eol::Lf => b"\n",
+            Eol::CrLf => b"\r\n",
+            Eol::Cr => b"\r",
+        }
+    }
+}
+
+/// One line of the output of an edit, described by where it comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OutLine {
+    /// Original line `index` (0-based), kept byte for byte with its own ending.
+    Kept(usize),
+    /// A new line. `like` names the original line (0-based) whose ending it takes, if any;
+    /// otherwise it takes the file's first line ending.
+    New {
+        /// The line's text, without terminator.
+        text: String,
+        /// The original line whose ending this line takes.
+        like: Option<usize>,
+    },
+}
+
+/// A decoded text file: its original bytes, its BOM, its lines and their endings.
+#[derive(Debug, Clone)]
+pub struct TextFile {
+    bytes: Vec<u8>,
+    bom: bool,
+    lossy: bool,
+    /// Byte range (in `bytes`, without terminator) and terminator of every line.
+    lines: Vec<(Range<usize>, Option<Eol>)>,
+    text: String,
+}
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+impl TextFile {
+    /// Decode raw file bytes. Never fails: invalid UTF-8 becomes U+FFFD in [`TextFile::text`]
+    /// (and [`TextFile::is_lossy`] says so), while the original bytes are kept for untouched lines.
+    pub fn decode(bytes: Vec<u8>) -> TextFile {
+        let bom = bytes.starts_with(BOM);
+        let body_start = if bom { BOM.len() } else { 0 };
+        let mut lines = Vec::new();
+        let mut start = body_start;
+        let mut i = body_start;
+        let n = bytes.len();
+        while i < n {
+            // memchr-like scan for the next CR or LF.
+            match bytes[i..].iter().position(|&b| b == b'\n' || b == b'\r') {
+                None => break,
+                Some(off) => {
+                    let at = i + off;
+                    let (eol, len) = if bytes[at] == b'\n' {
+                        (Eol::Lf, 1)
+                    } else if at + 1 < n && bytes[at + 1] == b'\n' {
+                        (Eol::CrLf, 2)
+                    } else {
+                        (Eol::Cr, 1)
+                    };
+                    lines.push((start..at, Some(eol)));
+                    i = at + len;
+                    start = i;
+                }
+            }
+        }
+        lines.push((start..n, None));
+        let mut text = String::with_capacity(n - body_start);
+        let mut lossy = false;
+        for (k, (range, _)) in lines.iter().enumerate() {
+            if k > 0 {
+                text.push('\n');
+            }
+            match std::str::from_utf8(&bytes[range.clone()]) {
+                Ok(s) => text.push_str(s),
+                Err(_) => {
+                    lossy = true;
+                    text.push_str(&String::from_utf8_lossy(&bytes[range.clone()]));
+                }
+            }
+        }
+        TextFile { bytes, bom, lossy, lines, text }
+    }
+
+    /// Decode a string (no BOM unless it starts with U+FEFF).
+    pub fn from_text(text: &str) -> TextFile {
+        TextFile::decode(text.as_bytes().to_vec())
+    }
+
+    /// The original bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Whether the file starts with a UTF-8 BOM (not part of [`TextFile::text`]).
+    pub fn has_bom(&self) -> bool {
+        self.bom
+    }
+
+    /// Whether invalid UTF-8 was replaced by U+FFFD in [`TextFile::text`].
+    pub fn is_lossy(&self) -> bool {
+        self.lossy
+    }
+
+    /// The BOM-free text with every line ending turned into `\n`.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Number of lines, counting the final empty piece after a trailing newline.
+    pub fn line_count(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// The lines of [`TextFile::text`] (split on `\n`, final empty piece included).
+    pub fn lines(&self) -> std::str::Split<'_, char> {
+        self.text.split('\n')
+    }
+
+    /// The ending of line `index` (0-based); `None` for the last line.
+    pub fn eol(&self, index: usize) -> Option<Eol> {
+        self.lines.get(index).and_then(|(_, e)| *e)
+    }
+
+    /// The file's first line ending, `\n` when it has none. New lines that replace nothing take it.
+    pub fn default_eol(&self) -> Eol {
+        self.lines.first().and_then(|(_, e)| *e).unwrap_or(Eol::Lf)
+    }
+
+    /// Whether every line ending is the same as the first.
+    pub fn is_uniform(&self) -> bool {
+        let first = self.default_eol();
+        self.lines.iter().all(|(_, e)| e.is_none_or(|e| e == first))
+    }
+
+    /// Bytes of the file made of `out`: BOM kept, kept lines byte for byte with their own ending,
+    /// new lines with the ending of the line they are `like`, else the first ending. The last
+    /// output line gets no terminator (the line model carries the final newline as an empty
+    /// last line).
+    pub fn encode(&self, out: &[OutLine]) -> Vec<u8> {
+        let default = self.default_eol();
+        let mut buf = Vec::with_capacity(self.bytes.len() + 64);
+        if self.bom {
+            buf.extend_from_slice(BOM);
+        }
+        for (k, line) in out.iter().enumerate() {
+            let last = k + 1 == out.len();
+            let eol = match line {
+                OutLine::Kept(i) => {
+                    let (range, eol) = &self.lines[*i];
+                    buf.extend_from_slice(&self.bytes[range.clone()]);
+                    eol.unwrap_or(default)
+                }
+                OutLine::New { text, like } => {
+                    buf.extend_from_slice(text.as_bytes());
+                    like.and_then(|i| self.eol(i)).unwrap_or(default)
+                }
+            };
+            if !last {
+                buf.extend_from_slice(eol.as_bytes());
+            }
+        }
+        buf
+    }
+
+    /// The LF-normalized text of `out` (what [`TextFile::encode`] would write, before endings).
+    pub fn render_text(&self, out: &[OutLine]) -> String {
+        let mut s = String::with_capacity(self.text.len() + 64);
+        let mut lines: Vec<&str> = Vec::new();
+        let need_lines = out.iter().any(|l| matches!(l, OutLine::Kept(_)));
+        if need_lines {
+            lines = self.lines().collect();
+        }
+        for (k, line) in out.iter().enumerate() {
+            if k > 0 {
+                s.push('\n');
+            }
+            match line {
+                OutLine::Kept(i) => s.push_str(lines.get(*i).copied().unwrap_or("")),
+                OutLine::New { text, .. } => s.push_str(text),
+            }
+        }
+        s
+    }
+
+    /// Every original line kept: encoding this gives the original bytes back.
+    pub fn identity(&self) -> Vec<OutLine> {
+        (0..self.lines.len()).map(OutLine::Kept).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roundtrip(bytes: &[u8]) {
+        let f = TextFile::decode(bytes.to_vec());
+        assert_eq!(f.encode(&f.identity()), bytes, "{bytes:?}");
+    }
+
+    #[test]
+    fn identity_roundtrips() {
+        for b in [
+            &b""[..],
+            b"\n",
+            b"a",
+            b"a\n",
+            b"a\r\nb\r\n",
+            b"a\nb\r\nc\rd",
+            b"\xEF\xBB\xBFx\r\ny",
+            b"bad \xFF\xFE bytes\n",
+            b"\r\r\n\n",
+        ] {
+            roundtrip(b);
+        }
+    }
+
+    #[test]
+    fn line_model_counts_final_empty_piece() {
+        let f = TextFile::from_text("a\nb\n");
+        assert_eq!(f.line_count(), 3);
+        assert_eq!(f.lines().collect::<Vec<_>>(), ["a", "b", ""]);
+        assert_eq!(TextFile::from_text("").line_count(), 1);
+    }
+
+    #[test]
+    fn normalizes_text_but_keeps_bytes() {
+        let f = TextFile::decode(b"\xEF\xBB\xBFa\r\nb\rc\n".to_vec());
+        assert!(f.has_bom());
+        assert_eq!(f.text(), "a\nb\nc\n");
+        assert_eq!(f.default_eol(), Eol::CrLf);
+        assert!(!f.is_uniform());
+    }
+
+    #[test]
+    fn new_lines_take_replaced_ending_else_first() {
+        let f = TextFile::decode(b"a\nb\r\nc\r\n".to_vec());
+        let out = vec![
+            OutLine::Kept(0),
+            OutLine::New { text: "B".into(), like: Some(1) },
+            OutLine::New { text: "X".into(), like: None },
+            OutLine::Kept(2),
+            OutLine::Kept(3),
+        ];
+        assert_eq!(f.encode(&out), b"a\nB\r\nX\nc\r\n");
+    }
+
+    #[test]
+    fn lossy_lines_keep_their_bytes() {
+        let f = TextFile::decode(b"\xFFa\nb\n".to_vec());
+        assert!(f.is_lossy());
+        assert_eq!(f.text(), "\u{FFFD}a\nb\n");
+        let out = vec![OutLine::Kept(0), OutLine::New { text: "B".into(), like: Some(1) }, OutLine::Kept(2)];
+        assert_eq!(f.encode(&out), b"\xFFa\nB\n");
+    }
+}

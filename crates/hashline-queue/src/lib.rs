@@ -1,0 +1,1 @@
+//! The preview/resolve queue of structural rewrites, persisted in the session state.

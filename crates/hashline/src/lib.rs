@@ -1,0 +1,1 @@
+//! The hashline facade: a curated library API and the hashline command line.
