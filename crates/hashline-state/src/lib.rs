@@ -1,1 +1,75 @@
-//! The per-session snapshot store: a trait, an in-memory LRU store and a SQLite store shared by processes.
+//! The per-session snapshot store: which versions of a file this session has seen.
+//!
+//! `read`, `write` and every committed edit record the text they showed or wrote; an edit whose
+//! tag names an older recorded version can then be recovered (hashline language) or re-based
+//! (JSON dialects) instead of landing on the wrong line. Keys are canonical path strings.
+//!
+//! * [`SnapshotStore`]: the trait every engine takes.
+//! * [`MemoryStore`]: bounded in-memory LRU (30 paths × 4 versions, the seed's limits).
+//! * `SqliteStore` (feature `sqlite`): the same contract on SQLite in WAL mode, shared by
+//!   several processes of one session.
+
+mod memory;
+#[cfg(feature = "sqlite")]
+mod sqlite;
+
+pub use memory::MemoryStore;
+#[cfg(feature = "sqlite")]
+pub use sqlite::SqliteStore;
+
+/// Paths a store keeps at most (the seed's limit).
+pub const MAX_PATHS: usize = 30;
+/// Versions a store keeps per path at most (the seed's limit).
+pub const MAX_VERSIONS: usize = 4;
+
+/// One recorded version of a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snapshot {
+    /// The canonical path it was recorded under.
+    pub path: String,
+    /// The text: BOM-free, line endings as `\n`.
+    pub text: String,
+    /// The hashline tag of `text` (4 upper-hex digits).
+    pub tag: String,
+    /// When it was (last) recorded, in milliseconds since the Unix epoch.
+    pub time_ms: u64,
+}
+
+/// Failures of a persistent store (the in-memory store never fails).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The database could not be opened, read or written.
+    #[error("session state at {path}: {message}")]
+    Backend {
+        /// The state location.
+        path: String,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// The per-session snapshot store (seed `000` §a).
+///
+/// Contract (pinned by `../shared/conformance/hashline/store-scenarios.json`):
+/// * `record(path, text)` computes the tag of `text`; if that path already has a version with
+///   that tag, it is refreshed and becomes the head (read fusion); otherwise a new version is
+///   pushed as head and the path keeps at most [`MAX_VERSIONS`] versions.
+///   At most [`MAX_PATHS`] paths are kept, least recently used dropped first
+///   (`head`, `by_tag` and `record` all refresh recency).
+/// * `head(path)`: the newest version. `by_tag(path, tag)`: the newest version of that path
+///   with that tag. `versions(path)`: all, newest first.
+pub trait SnapshotStore: Send + Sync {
+    /// Record `text` as the newest version of `path`; returns its tag.
+    fn record(&self, path: &str, text: &str) -> Result<String, StoreError>;
+    /// The newest version of `path`.
+    fn head(&self, path: &str) -> Result<Option<Snapshot>, StoreError>;
+    /// The version of `path` whose tag is `tag`.
+    fn by_tag(&self, path: &str, tag: &str) -> Result<Option<Snapshot>, StoreError>;
+    /// Every version of `path`, newest first.
+    fn versions(&self, path: &str) -> Result<Vec<Snapshot>, StoreError>;
+    /// Forget `path`.
+    fn invalidate(&self, path: &str) -> Result<(), StoreError>;
+    /// Forget everything.
+    fn clear(&self) -> Result<(), StoreError>;
+}
