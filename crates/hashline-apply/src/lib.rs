@@ -1,1 +1,22 @@
-//! Applies hashline patches and JSON-dialect edits: anchor resolution, stale-tag recovery, diffs, and the all-or-nothing file writer.
+//! Applying edits to files: every dialect's engine, stale-anchor recovery, diffs, and the
+//! all-or-nothing writer.
+//!
+//! * [`fs`]: the [`fs::Workspace`] (root confinement, symlink resolution, per-file locks) and the
+//!   [`fs::Transaction`] that writes several files all or nothing, atomically each.
+//! * [`diff`]: line diffs (imara-diff), numbered/compact previews, unified diffs, and the
+//!   diff-based line provenance that keeps untouched lines' bytes.
+//! * [`hashline`]: the hashline patch language engine (seed `000`): apply, boundary repair,
+//!   recovery, mismatch report, result text, and `read --anchors tag`.
+//! * [`hash_json`]: the hash-anchored JSON dialect (seed `001`): `read --anchors hash`, `edit`.
+//! * [`lineid_json`]: the `LINE#ID` dialect (seed `004`): `read --anchors lineid`, `edit`.
+//!
+//! Every engine returns an [`Outcome`]: the model-facing text plus structured facts.
+
+pub mod diff;
+pub mod fs;
+pub mod hash_json;
+pub mod hashline;
+pub mod lineid_json;
+mod outcome;
+
+pub use outcome::{FileOp, FileReport, Outcome};

@@ -3,6 +3,9 @@
 //! * [`hashline`]: the hashline patch language (`¶PATH#TAG` sections, `replace N..M:` …),
 //!   tokenized with logos and parsed with chumsky. A parse never panics: it returns the
 //!   sections and hunks, or a [`hashline::ParseError`] carrying the seed's message and a span.
-//! * `hash_json`, `lineid_json`: the request shapes of the JSON dialects.
+//! * [`hash_json`]: the request shape of the hash-anchored JSON dialect (seed `001`).
+//! * [`lineid_json`]: the request shape of the `LINE#ID` JSON dialect (seed `004`).
 
+pub mod hash_json;
 pub mod hashline;
+pub mod lineid_json;

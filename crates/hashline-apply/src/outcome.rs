@@ -1,0 +1,74 @@
+//! The result every engine returns, whatever the dialect.
+
+use hashline_core::ErrorCode;
+use serde::Serialize;
+
+/// What a command did, in the form the CLI prints (`text`) and the form `--json` serializes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    /// Applied / read / previewed (true), or refused (false).
+    pub ok: bool,
+    /// The refusal's stable code; `None` on success.
+    pub code: Option<ErrorCode>,
+    /// Exactly the text the seed tool of the dialect would return to the model (without the
+    /// warnings block: the CLI appends `\n\nWarnings:\n…` in plain mode where the dialect does).
+    pub text: String,
+    /// Warnings, one per entry, in the order the dialect emits them.
+    pub warnings: Vec<String>,
+    /// Per-file facts.
+    pub files: Vec<FileReport>,
+}
+
+/// What happened to one file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileOp {
+    /// Read only.
+    Read,
+    /// Created.
+    Create,
+    /// Changed in place.
+    Update,
+    /// Nothing changed.
+    Noop,
+    /// Deleted.
+    Delete,
+    /// Moved to another path (and possibly changed).
+    Rename,
+}
+
+/// One file touched (or that would be touched, in a dry run) by a command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FileReport {
+    /// The path as the request named it.
+    pub path: String,
+    /// For a rename, the new path.
+    pub new_path: Option<String>,
+    /// What happened.
+    pub op: FileOp,
+    /// The file's hashline tag after the command, when it has one.
+    pub tag: Option<String>,
+    /// Unified diff of the change (empty for reads and no-ops).
+    pub diff: String,
+    /// First changed line of the new text, 1-based.
+    pub first_changed_line: Option<usize>,
+    /// Whether the change was written (false in a dry run or on refusal).
+    pub written: bool,
+}
+
+impl Outcome {
+    /// A refusal with `code` and the model-facing `text`.
+    pub fn refused(code: ErrorCode, text: impl Into<String>) -> Outcome {
+        Outcome { ok: false, code: Some(code), text: text.into(), warnings: Vec::new(), files: Vec::new() }
+    }
+
+    /// The text as printed in plain mode: `text`, then `\n\nWarnings:\n` and one warning per
+    /// line when there are any.
+    pub fn plain_text(&self) -> String {
+        if self.warnings.is_empty() {
+            self.text.clone()
+        } else {
+            format!("{}\n\nWarnings:\n{}", self.text, self.warnings.join("\n"))
+        }
+    }
+}

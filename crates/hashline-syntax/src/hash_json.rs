@@ -1,0 +1,1 @@
+//! Request shape of the hash-anchored JSON edit dialect (seed 001).

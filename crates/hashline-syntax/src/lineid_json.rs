@@ -1,0 +1,1 @@
+//! Request shape of the LINE#ID JSON edit dialect (seed 004).
