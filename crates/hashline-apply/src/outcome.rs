@@ -10,10 +10,11 @@ pub struct Outcome {
     pub ok: bool,
     /// The refusal's stable code; `None` on success.
     pub code: Option<ErrorCode>,
-    /// Exactly the text the seed tool of the dialect would return to the model (without the
-    /// warnings block: the CLI appends `\n\nWarnings:\n…` in plain mode where the dialect does).
+    /// Exactly the text the seed tool of the dialect would return to the model, including any
+    /// warnings block the dialect prints (e.g. `\n\nWarnings:\n…`). Plain CLI output is this.
     pub text: String,
-    /// Warnings, one per entry, in the order the dialect emits them.
+    /// Warnings, one per entry, in the order the dialect emits them (also inside `text` where
+    /// the dialect prints them; `--json` carries this list).
     pub warnings: Vec<String>,
     /// Per-file facts.
     pub files: Vec<FileReport>,
@@ -60,15 +61,5 @@ impl Outcome {
     /// A refusal with `code` and the model-facing `text`.
     pub fn refused(code: ErrorCode, text: impl Into<String>) -> Outcome {
         Outcome { ok: false, code: Some(code), text: text.into(), warnings: Vec::new(), files: Vec::new() }
-    }
-
-    /// The text as printed in plain mode: `text`, then `\n\nWarnings:\n` and one warning per
-    /// line when there are any.
-    pub fn plain_text(&self) -> String {
-        if self.warnings.is_empty() {
-            self.text.clone()
-        } else {
-            format!("{}\n\nWarnings:\n{}", self.text, self.warnings.join("\n"))
-        }
     }
 }
