@@ -1,1 +1,93 @@
-fn main() {}
+//! `cargo xtask <task>`: project automation.
+//!
+//! * `golden [--bless]`: run the golden fixtures under `fixtures/` through the real binary;
+//!   `--bless` rewrites their expectations (never when `CI=true`).
+//! * `conformance`: run every conformance suite against `../shared/conformance` and print the
+//!   pass counts.
+//! * `tidy`: check that no crate depends on a crate of a higher layer.
+//! * `bench`: time `read`/`edit` of a small and a large file through the binary, as ratios
+//!   against `cat` of the same file in the same run.
+
+mod bench;
+mod tidy;
+
+use std::process::{Command, ExitCode};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("golden") => golden(args.iter().any(|a| a == "--bless")),
+        Some("conformance") => conformance(),
+        Some("tidy") => tidy::run(),
+        Some("bench") => bench::run(&args[1..]),
+        _ => Err("usage: cargo xtask <golden [--bless] | conformance | tidy | bench [--large-mb N]>".to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn cargo() -> Command {
+    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string()))
+}
+
+fn status(cmd: &mut Command) -> Result<(), String> {
+    let st = cmd.status().map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    if st.success() {
+        Ok(())
+    } else {
+        Err(format!("{cmd:?} failed ({st})"))
+    }
+}
+
+fn golden(bless: bool) -> Result<(), String> {
+    let mut cmd = cargo();
+    cmd.args(["test", "--package", "hashline", "--test", "golden", "--", "--nocapture"]);
+    if bless {
+        if std::env::var("CI").as_deref() == Ok("true") {
+            return Err("refusing to bless with CI=true".to_string());
+        }
+        cmd.env("HASHLINE_BLESS", "1");
+    }
+    status(&mut cmd)
+}
+
+/// Every conformance suite, with its summary line (`… passed, … failed`).
+const SUITES: &[(&str, &str)] = &[
+    ("hashline", "conformance_hashline"),
+    ("hashline-apply", "hashline_conformance"),
+    ("hashline-apply", "hash_json_conformance"),
+    ("hashline-apply", "hash_json_read_cases"),
+    ("hashline-apply", "lineid_conformance"),
+    ("hashline-anchor", "hash_json_vectors"),
+    ("hashline-anchor", "lineid_vectors"),
+    ("hashline-state", "store_scenarios"),
+    ("hashline-syntax", "hashline_sections"),
+];
+
+fn conformance() -> Result<(), String> {
+    let mut failed = Vec::new();
+    for (package, test) in SUITES {
+        let out = cargo()
+            .args(["test", "--quiet", "--package", package, "--test", test, "--", "--nocapture"])
+            .output()
+            .map_err(|e| format!("cannot run cargo: {e}"))?;
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        for line in stdout.lines().filter(|l| l.contains(" passed") && !l.starts_with("test result")) {
+            println!("{package}/{test}: {line}");
+        }
+        if !out.status.success() {
+            eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+            failed.push(format!("{package}/{test}"));
+        }
+    }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("failed suites: {}", failed.join(", ")))
+    }
+}

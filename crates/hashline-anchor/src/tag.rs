@@ -1,1 +1,188 @@
-//! The whole-file snapshot tag of the hashline language (seed 000).
+//! The whole-file snapshot tag of the hashline language (seed 000) and its `read` rendering.
+//!
+//! The tag is a fingerprint of the whole file: XXH32 (seed 0) over the UTF-8 bytes of the text
+//! after every maximal run of spaces, tabs and carriage returns that sits immediately before a
+//! `\n` or at the very end of the text is deleted; the low 16 bits are rendered as four
+//! upper-case hex digits. Nothing else is normalized here: callers pass text that is already
+//! BOM-free and CR/LF-normalized (the text recorded in the snapshot store).
+
+use std::fmt::Write as _;
+
+use xxhash_rust::xxh32::Xxh32;
+
+/// True for the bytes deleted before a `\n` or at the end of the text.
+fn is_trailing_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r')
+}
+
+/// `bytes` without its trailing run of spaces, tabs and carriage returns.
+fn trim_trailing_blanks(bytes: &[u8]) -> &[u8] {
+    let mut end = bytes.len();
+    while end > 0 && is_trailing_blank(bytes[end - 1]) {
+        end -= 1;
+    }
+    &bytes[..end]
+}
+
+/// The 4-hex whole-file tag of `text` (`""` → `5D05`, `"a\nb\n"` → `9A46`).
+///
+/// Streams the normalized bytes into the hasher without building a copy of the text.
+pub fn file_tag(text: &str) -> String {
+    let mut hasher = Xxh32::new(0);
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    // `match_indices` on a char finds newlines with a fast byte search.
+    for (newline, _) in text.match_indices('\n') {
+        hasher.update(trim_trailing_blanks(&bytes[start..newline]));
+        hasher.update(b"\n");
+        start = newline + 1;
+    }
+    hasher.update(trim_trailing_blanks(&bytes[start..]));
+    format!("{:04X}", hasher.digest() & 0xFFFF)
+}
+
+/// Why a hashline `read` range cannot be shown.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReadRangeError {
+    /// The first requested line lies past the last line of the file.
+    #[error("Line {offset} is beyond end of file ({total} lines total). Use :1 to read from the start, or :{total} to read the last line.")]
+    BeyondEnd {
+        /// The requested first line (1-based).
+        offset: usize,
+        /// Number of lines in the file.
+        total: usize,
+    },
+}
+
+impl ReadRangeError {
+    /// The stable error code of this refusal.
+    pub fn code(&self) -> hashline_core::ErrorCode {
+        match self {
+            ReadRangeError::BeyondEnd { .. } => hashline_core::ErrorCode::LineRange,
+        }
+    }
+}
+
+/// Checks that a read starting at 1-based line `offset` (default 1; `0` is read as 1) shows at
+/// least one line of `text`.
+pub fn check_read_range(text: &str, offset: Option<usize>) -> Result<(), ReadRangeError> {
+    let total = line_count(text);
+    let start = offset.unwrap_or(1).max(1);
+    if start > total {
+        return Err(ReadRangeError::BeyondEnd {
+            offset: start,
+            total,
+        });
+    }
+    Ok(())
+}
+
+/// Number of lines the hashline language sees in `text`: the pieces of `text.split('\n')`, so
+/// a newline-terminated file has a final empty line and `""` has one empty line.
+pub fn line_count(text: &str) -> usize {
+    text.matches('\n').count() + 1
+}
+
+/// Renders a hashline `read`: `¶<display_path>#<TAG>` and then one `N:TEXT` row per shown line.
+///
+/// * `text` is the BOM-free, LF-normalized file text; the tag is always that of the whole text.
+/// * `offset` is the 1-based first line to show (default 1; `0` is read as 1), `limit` the
+///   maximum number of lines (default: all; `0` is read as 1).
+/// * The final empty line of a newline-terminated file is shown as `N:`.
+/// * When lines remain after the range, a footer
+///   `[<k> more lines in file. Use :<n> to continue]` follows the rows.
+/// * A start beyond the end yields the seed's refusal text
+///   ([`ReadRangeError::BeyondEnd`]); use [`check_read_range`] to tell that case apart.
+///
+/// Rows are separated by `\n`; the result has no trailing newline.
+pub fn render_read(
+    display_path: &str,
+    text: &str,
+    offset: Option<usize>,
+    limit: Option<usize>,
+) -> String {
+    if let Err(err) = check_read_range(text, offset) {
+        return err.to_string();
+    }
+    let total = line_count(text);
+    let start = offset.unwrap_or(1).max(1);
+    let count = limit.map_or(total, |l| l.max(1));
+    let mut out = String::with_capacity(text.len() + display_path.len() + 16 + total * 4);
+    out.push('¶');
+    out.push_str(display_path);
+    out.push('#');
+    out.push_str(&file_tag(text));
+    let mut last = start - 1;
+    for (index, line) in text.split('\n').enumerate().skip(start - 1).take(count) {
+        // Writing into a String cannot fail.
+        let _ = write!(out, "\n{}:{}", index + 1, line);
+        last = index + 1;
+    }
+    if last < total {
+        let _ = write!(
+            out,
+            "\n\n[{} more lines in file. Use :{} to continue]",
+            total - last,
+            last + 1
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_examples() {
+        assert_eq!(file_tag(""), "5D05");
+        assert_eq!(file_tag("a"), "7456");
+        assert_eq!(file_tag("a\nb\n"), "9A46");
+        assert_eq!(file_tag("a\nb"), "6540");
+        assert_eq!(file_tag("a  \nb\t\n"), "9A46");
+        assert_eq!(file_tag("a\r\nb\r\n"), "9A46");
+    }
+
+    #[test]
+    fn trailing_blanks_at_end_are_dropped_but_interior_cr_kept() {
+        assert_eq!(file_tag("a\nb \t\r"), file_tag("a\nb"));
+        assert_ne!(file_tag("a\rb\n"), file_tag("ab\n"));
+        assert_eq!(file_tag(" \n"), file_tag("\n"));
+    }
+
+    #[test]
+    fn whole_read_shows_final_empty_line() {
+        assert_eq!(
+            render_read("a.txt", "a\nb\n", None, None),
+            "¶a.txt#9A46\n1:a\n2:b\n3:"
+        );
+        assert_eq!(
+            render_read("e", "", None, None),
+            format!("¶e#{}\n1:", file_tag(""))
+        );
+    }
+
+    #[test]
+    fn range_read_keeps_whole_file_tag_and_adds_footer() {
+        let text = "l1\nl2\nl3\nl4";
+        let tag = file_tag(text);
+        assert_eq!(
+            render_read("f", text, Some(2), Some(2)),
+            format!("¶f#{tag}\n2:l2\n3:l3\n\n[1 more lines in file. Use :4 to continue]")
+        );
+        assert_eq!(
+            render_read("f", text, Some(4), Some(9)),
+            format!("¶f#{tag}\n4:l4")
+        );
+    }
+
+    #[test]
+    fn beyond_end_is_refused() {
+        let err = check_read_range("a\nb", Some(5)).expect_err("line 5 of 2 is beyond the end");
+        assert_eq!(err.code(), hashline_core::ErrorCode::LineRange);
+        assert_eq!(
+            render_read("f", "a\nb", Some(5), None),
+            "Line 5 is beyond end of file (2 lines total). Use :1 to read from the start, or :2 to read the last line."
+        );
+    }
+}

@@ -9,13 +9,21 @@
 //! * `SqliteStore` (feature `sqlite`): the same contract on SQLite in WAL mode, shared by
 //!   several processes of one session.
 
+mod limits;
 mod memory;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 
+pub(crate) use hashline_anchor::tag::file_tag;
+pub(crate) use limits::{now_ms, Limits};
+
 pub use memory::MemoryStore;
+/// The `rusqlite` this crate links, for crates that keep tables beside the store (through
+/// [`SqliteStore::connection`]) without pinning a second copy.
 #[cfg(feature = "sqlite")]
-pub use sqlite::SqliteStore;
+pub use rusqlite;
+#[cfg(feature = "sqlite")]
+pub use sqlite::{SqliteStore, DB_FILE as SQLITE_DB_FILE, SCHEMA_VERSION as SQLITE_SCHEMA_VERSION};
 
 /// Paths a store keeps at most (the seed's limit).
 pub const MAX_PATHS: usize = 30;
@@ -47,6 +55,15 @@ pub enum StoreError {
         /// What went wrong.
         message: String,
     },
+}
+
+impl StoreError {
+    /// The stable code of this failure: the state is I/O outside the patch.
+    pub fn code(&self) -> hashline_core::ErrorCode {
+        match self {
+            StoreError::Backend { .. } => hashline_core::ErrorCode::Io,
+        }
+    }
 }
 
 /// The per-session snapshot store (seed `000` §a).

@@ -1,1 +1,46 @@
-//! The hashline facade: a curated library API and the hashline command line.
+//! hashline: read files with anchors, apply small anchored patches exactly or refuse them.
+//!
+//! This facade composes the engine crates into one API and the `hashline` command line.
+//! Embed it in an agent like this:
+//!
+//! ```no_run
+//! use hashline::{Anchors, Dialect, Engine, EngineConfig};
+//!
+//! let engine = Engine::open(EngineConfig::in_memory("."))?;
+//! let read = engine.read("src/main.rs", &hashline::ReadOptions::default());
+//! println!("{}", read.text);            // ¶src/main.rs#1A2B, then N:TEXT rows
+//! let out = engine.edit("¶src/main.rs#1A2B\nreplace 1..1:\n+// new first line\n", Dialect::Auto, false);
+//! assert!(out.ok || out.code.is_some());
+//! # let _ = Anchors::Tag;
+//! # Ok::<(), hashline::Error>(())
+//! ```
+//!
+//! Every call returns an [`Outcome`]: `text` is exactly what the seed tool of that dialect
+//! would return to the model; `ok`, `code`, `warnings` and `files` are the structured facts.
+//! A refused call leaves every file byte-identical.
+//!
+//! Layers below this crate: `hashline-core` (IR, text model, codes), `hashline-anchor`
+//! (tags, hashes, IDs), `hashline-syntax` (parsers), `hashline-state` (snapshot store),
+//! `hashline-apply` (engines and the writer), `hashline-ast` (tree-sitter), `hashline-queue`.
+
+mod dialect;
+mod engine;
+pub mod grammar;
+
+pub use dialect::{Anchors, Dialect};
+pub use engine::{Engine, EngineConfig, Error, ReadOptions, StateConfig};
+pub use hashline_apply::{FileOp, FileReport, Outcome};
+pub use hashline_core::ErrorCode;
+
+/// A terminal diagnostic for a hashline patch that does not parse: the first parse error,
+/// pointing into the patch (or into the section body it occurs in). `None` when it parses.
+pub fn parse_diagnostic(patch: &str) -> Option<miette::Report> {
+    use hashline_syntax::hashline::{diagnostic, parse_body, split_sections, SplitOptions};
+    let sections = match split_sections(patch, &SplitOptions::default()) {
+        Ok(sections) => sections,
+        Err(e) => return Some(diagnostic(&e, "patch", patch)),
+    };
+    sections.iter().find_map(|s| {
+        parse_body(&s.body).err().map(|e| diagnostic(&e, &format!("section ¶{}", s.path), &s.body))
+    })
+}

@@ -100,3 +100,10 @@ pub struct ParseError {
     /// Byte span in the text that was parsed (the body, or the whole input for split errors).
     pub span: Range<usize>,
 }
+
+impl ParseError {
+    /// The stable error code of every refusal of the patch text: [`hashline_core::ErrorCode::Parse`].
+    pub fn code(&self) -> hashline_core::ErrorCode {
+        hashline_core::ErrorCode::Parse
+    }
+}

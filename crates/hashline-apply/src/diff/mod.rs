@@ -1,0 +1,158 @@
+//! Line diffs and what is built on them.
+//!
+//! * [`line_hunks`]: the changed regions between two texts in the shared line model (split on
+//!   `\n`, final empty piece included), computed with imara-diff's histogram algorithm.
+//! * [`provenance`]: the output of a whole-text rewrite as [`OutLine`]s, so untouched lines keep
+//!   their bytes and endings (used by dialects that compute a new text rather than line edits).
+//! * [`unified`]: a standard unified diff (3 lines of context) for reports and `--dry-run`.
+//! * [`numbered`] / [`compact_preview`]: the hashline seed's numbered diff (`generateDiffString`)
+//!   and the compact preview built from it (`buildCompactDiffPreview`).
+
+mod numbered;
+mod unified;
+
+use std::ops::Range;
+
+use hashline_core::{OutLine, TextFile};
+use imara_diff::{Algorithm, Diff, InternedInput};
+
+pub use numbered::{compact_preview, first_changed_line, numbered};
+pub use unified::unified;
+
+/// One changed region of a line diff: `old` lines were replaced by `new` lines (0-based,
+/// half-open). A pure insertion has an empty `old` range positioned where the lines go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiffHunk {
+    /// Lines of the old text, 0-based, half-open.
+    pub old: Range<usize>,
+    /// Lines of the new text, 0-based, half-open.
+    pub new: Range<usize>,
+}
+
+/// Changed regions between `old` and `new`, both split on `\n` with the final empty piece kept
+/// (the line model of [`hashline_core::text`]). Hunks are in increasing order.
+pub fn line_hunks(old: &str, new: &str) -> Vec<DiffHunk> {
+    let old_lines: Vec<&str> = old.split('\n').collect();
+    let new_lines: Vec<&str> = new.split('\n').collect();
+    hunks_of(&old_lines, &new_lines)
+}
+
+/// Changed regions between two line lists (any tokenization the caller chose).
+pub(crate) fn hunks_of(old: &[&str], new: &[&str]) -> Vec<DiffHunk> {
+    let mut input: InternedInput<&str> = InternedInput::default();
+    input.update_before(old.iter().copied());
+    input.update_after(new.iter().copied());
+    let mut diff = Diff::compute(Algorithm::Histogram, &input);
+    diff.postprocess_lines(&input);
+    diff.hunks()
+        .map(|h| DiffHunk {
+            old: h.before.start as usize..h.before.end as usize,
+            new: h.after.start as usize..h.after.end as usize,
+        })
+        .collect()
+}
+
+/// Describe `new_text` (LF-normalized) as lines of `file`: lines the diff leaves unchanged are
+/// [`OutLine::Kept`] (their bytes and endings survive), changed or added lines are
+/// [`OutLine::New`], taking the ending of the old line at the same position of the replaced
+/// region when there is one.
+pub fn provenance(file: &TextFile, new_text: &str) -> Vec<OutLine> {
+    let old_lines: Vec<&str> = file.lines().collect();
+    let new_lines: Vec<&str> = new_text.split('\n').collect();
+    let hunks = hunks_of(&old_lines, &new_lines);
+    let mut out = Vec::with_capacity(new_lines.len());
+    let mut old_pos = 0usize;
+    let mut new_pos = 0usize;
+    for h in hunks.iter().chain(std::iter::once(&DiffHunk {
+        old: old_lines.len()..old_lines.len(),
+        new: new_lines.len()..new_lines.len(),
+    })) {
+        // Unchanged run before this hunk: same length on both sides.
+        while new_pos < h.new.start && old_pos < h.old.start {
+            out.push(OutLine::Kept(old_pos));
+            old_pos += 1;
+            new_pos += 1;
+        }
+        for (k, text) in new_lines[h.new.clone()].iter().enumerate() {
+            let like = (k < h.old.len()).then_some(h.old.start + k);
+            out.push(OutLine::New {
+                text: (*text).to_string(),
+                like,
+            });
+        }
+        old_pos = h.old.end;
+        new_pos = h.new.end;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hunks_in_line_model() {
+        assert_eq!(
+            line_hunks("a\nb\nc", "a\nB\nc"),
+            vec![DiffHunk {
+                old: 1..2,
+                new: 1..2
+            }]
+        );
+        assert_eq!(
+            line_hunks("a\nb", "a\nb\n"),
+            vec![DiffHunk {
+                old: 2..2,
+                new: 2..3
+            }]
+        );
+        assert!(line_hunks("same\n", "same\n").is_empty());
+        assert_eq!(
+            line_hunks("", "x"),
+            vec![DiffHunk {
+                old: 0..1,
+                new: 0..1
+            }]
+        );
+    }
+
+    #[test]
+    fn provenance_keeps_untouched_bytes() {
+        let f = TextFile::decode(b"a\r\nb\nc\r\nd\n".to_vec());
+        let out = provenance(&f, "a\nB\nX\nc\nd\n");
+        assert_eq!(f.encode(&out), b"a\r\nB\nX\r\nc\r\nd\n");
+        assert_eq!(out[0], OutLine::Kept(0));
+        assert_eq!(
+            out[1],
+            OutLine::New {
+                text: "B".into(),
+                like: Some(1)
+            }
+        );
+        assert_eq!(
+            out[2],
+            OutLine::New {
+                text: "X".into(),
+                like: None
+            }
+        );
+    }
+
+    #[test]
+    fn provenance_identity_and_empty() {
+        let f = TextFile::decode(b"x\ry\r".to_vec());
+        assert_eq!(provenance(&f, f.text()), f.identity());
+        let e = TextFile::from_text("");
+        assert_eq!(e.encode(&provenance(&e, "q\n")), b"q\n");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn provenance_renders_the_new_text(old in "[abc\\n]{0,24}", new in "[abcd\\n]{0,24}") {
+            let f = TextFile::from_text(&old);
+            let out = provenance(&f, &new);
+            proptest::prop_assert_eq!(f.render_text(&out), new.clone());
+            proptest::prop_assert_eq!(f.encode(&out), new.into_bytes());
+        }
+    }
+}

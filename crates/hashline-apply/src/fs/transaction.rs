@@ -1,0 +1,210 @@
+//! [`Transaction`]: the changes of one request, validated together and landed all or nothing.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use super::stage::{self, Existing, Op};
+use super::workspace::{Target, Workspace};
+use super::FsError;
+
+/// One requested change.
+#[derive(Debug)]
+enum Change {
+    Write {
+        target: Target,
+        expected: Option<Vec<u8>>,
+        bytes: Vec<u8>,
+    },
+    Delete {
+        target: Target,
+        expected: Vec<u8>,
+    },
+    Rename {
+        from: Target,
+        expected: Vec<u8>,
+        to: Target,
+        bytes: Vec<u8>,
+        overwrite: bool,
+    },
+}
+
+/// Several file changes that land all or nothing.
+///
+/// `commit` first validates every change against the disk (the bytes each caller read must
+/// still be there; a create or non-overwriting rename needs a free destination), then stages a
+/// temp file per written file (`.hashline-*.tmp` beside its target, flushed to disk), then
+/// moves them into place. Any failure undoes what was already done and removes every temp.
+#[derive(Debug, Default)]
+pub struct Transaction {
+    changes: Vec<Change>,
+}
+
+impl Transaction {
+    /// An empty transaction.
+    pub fn new() -> Transaction {
+        Transaction::default()
+    }
+
+    /// Create or replace `target` with `bytes`. `expected` = the bytes the caller read (None =
+    /// must not exist); commit refuses with [`FsError::Changed`] if the file differs now
+    /// ([`FsError::Exists`] when it was expected not to exist).
+    pub fn write(&mut self, target: &Target, expected: Option<Vec<u8>>, bytes: Vec<u8>) {
+        self.changes.push(Change::Write {
+            target: target.clone(),
+            expected,
+            bytes,
+        });
+    }
+
+    /// Delete `target` (expected = the bytes the caller read).
+    pub fn delete(&mut self, target: &Target, expected: Vec<u8>) {
+        self.changes.push(Change::Delete {
+            target: target.clone(),
+            expected,
+        });
+    }
+
+    /// Move `from` to `to` writing `bytes` at `to`; refuses if `to` exists unless `overwrite`.
+    /// The new file takes `from`'s permissions (and owner).
+    pub fn rename(
+        &mut self,
+        from: &Target,
+        expected: Vec<u8>,
+        to: &Target,
+        bytes: Vec<u8>,
+        overwrite: bool,
+    ) {
+        self.changes.push(Change::Rename {
+            from: from.clone(),
+            expected,
+            to: to.clone(),
+            bytes,
+            overwrite,
+        });
+    }
+
+    /// True when no change was added.
+    pub fn is_empty(&self) -> bool {
+        self.changes.is_empty()
+    }
+
+    /// How many changes were added.
+    pub fn len(&self) -> usize {
+        self.changes.len()
+    }
+
+    /// Validate every change, stage every temp file, then rename into place; on any failure,
+    /// restore what was already replaced and remove every temp file. Keeps permissions, writes
+    /// through symlinks (Target.real), rewrites hard-linked files in place (nlink > 1) so every
+    /// link sees the change. No temp file is ever left behind.
+    ///
+    /// The caller should hold [`Workspace::lock`] on every target from its read to here.
+    pub fn commit(self, ws: &Workspace) -> Result<(), FsError> {
+        let ops = self.validate(ws)?;
+        stage::run(ops)
+    }
+
+    /// Checks every change against the disk and turns it into low-level operations.
+    fn validate(self, ws: &Workspace) -> Result<Vec<Op>, FsError> {
+        let mut seen: HashSet<&Path> = HashSet::new();
+        for change in &self.changes {
+            let targets: Vec<&Target> = match change {
+                Change::Write { target, .. } | Change::Delete { target, .. } => vec![target],
+                Change::Rename { from, to, .. } if from.real == to.real => vec![from],
+                Change::Rename { from, to, .. } => vec![from, to],
+            };
+            for target in targets {
+                if !target.real.starts_with(ws.root()) {
+                    return Err(FsError::OutsideRoot {
+                        path: target.display.clone(),
+                    });
+                }
+                if !seen.insert(&target.real) {
+                    return Err(FsError::Duplicate {
+                        path: target.display.clone(),
+                    });
+                }
+            }
+        }
+        drop(seen);
+
+        let mut ops = Vec::with_capacity(self.changes.len() + 1);
+        for change in self.changes {
+            match change {
+                Change::Write {
+                    target,
+                    expected,
+                    bytes,
+                } => {
+                    let current = Existing::inspect(&target)?;
+                    match (expected, current) {
+                        (None, None) => {
+                            stage::check_parent(&target)?;
+                            ops.push(Op::create(target, bytes, None));
+                        }
+                        (None, Some(_)) => {
+                            return Err(FsError::Exists {
+                                path: target.display,
+                            })
+                        }
+                        (Some(_), None) => {
+                            return Err(FsError::NotFound {
+                                path: target.display,
+                            })
+                        }
+                        (Some(expected), Some(current)) => {
+                            if current.bytes != expected {
+                                return Err(FsError::Changed {
+                                    path: target.display,
+                                });
+                            }
+                            ops.push(Op::replace(target, bytes, current));
+                        }
+                    }
+                }
+                Change::Delete { target, expected } => {
+                    let current = expect_bytes(&target, &expected)?;
+                    ops.push(Op::remove(target, current));
+                }
+                Change::Rename {
+                    from,
+                    expected,
+                    to,
+                    bytes,
+                    overwrite,
+                } => {
+                    let source = expect_bytes(&from, &expected)?;
+                    if from.real == to.real {
+                        // A rename onto itself is a rewrite.
+                        ops.push(Op::replace(from, bytes, source));
+                        continue;
+                    }
+                    let attrs = Some(source.attrs.clone());
+                    match Existing::inspect(&to)? {
+                        Some(_) if !overwrite => return Err(FsError::Exists { path: to.display }),
+                        Some(old) => ops.push(Op::overwrite(to, bytes, old, attrs)),
+                        None => {
+                            stage::check_parent(&to)?;
+                            ops.push(Op::create(to, bytes, attrs));
+                        }
+                    }
+                    ops.push(Op::remove(from, source));
+                }
+            }
+        }
+        Ok(ops)
+    }
+}
+
+/// The current state of `target`, which must exist and hold exactly `expected`.
+fn expect_bytes(target: &Target, expected: &[u8]) -> Result<Existing, FsError> {
+    match Existing::inspect(target)? {
+        None => Err(FsError::NotFound {
+            path: target.display.clone(),
+        }),
+        Some(current) if current.bytes != expected => Err(FsError::Changed {
+            path: target.display.clone(),
+        }),
+        Some(current) => Ok(current),
+    }
+}

@@ -1,0 +1,132 @@
+//! [`Workspace`] and [`Target`]: the root, path resolution, reads and locks.
+
+use std::io::{ErrorKind, Read};
+use std::path::{Path, PathBuf};
+
+use super::lock::{self, LockGuard};
+use super::resolve::Confinement;
+use super::FsError;
+
+/// The directory tree a request may touch: every path resolves inside its canonical root.
+#[derive(Debug, Clone)]
+pub struct Workspace {
+    root: PathBuf,
+    /// The root as given (made absolute), when it differs from the canonical one.
+    alias: Option<PathBuf>,
+    lock_dir: Option<PathBuf>,
+}
+
+/// A resolved path: where a request's path lands on disk.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Target {
+    /// The path as the request wrote it (for messages).
+    pub display: String,
+    /// The final target on disk (symlinks resolved), absolute.
+    pub real: PathBuf,
+    /// Stable key for the snapshot store: `real` as a string.
+    pub key: String,
+}
+
+impl Workspace {
+    /// Canonicalizes `root` (must exist and be a directory).
+    pub fn new(root: impl AsRef<Path>) -> Result<Workspace, FsError> {
+        let given = root.as_ref();
+        let shown = given.display().to_string();
+        let canonical = std::fs::canonicalize(given).map_err(|e| match e.kind() {
+            ErrorKind::NotFound => FsError::NotFound {
+                path: shown.clone(),
+            },
+            _ => FsError::io(&shown, e),
+        })?;
+        let meta = std::fs::metadata(&canonical).map_err(|e| FsError::io(&shown, e))?;
+        if !meta.is_dir() {
+            return Err(FsError::Io {
+                path: shown,
+                source: std::io::Error::new(ErrorKind::NotADirectory, "root is not a directory"),
+            });
+        }
+        let alias = std::path::absolute(given)
+            .ok()
+            .filter(|absolute| *absolute != canonical);
+        Ok(Workspace {
+            root: canonical,
+            alias,
+            lock_dir: None,
+        })
+    }
+
+    /// Directory for per-target lock files (default: none → locks live in the system temp dir
+    /// under a name derived from the canonical target path). Created on first lock.
+    pub fn with_lock_dir(self, dir: PathBuf) -> Workspace {
+        Workspace {
+            lock_dir: Some(dir),
+            ..self
+        }
+    }
+
+    /// The canonical root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Resolve a user path (relative to root, or absolute) to its final target: `..` handled,
+    /// symlink chains followed to the final target (a missing tail is appended: dangling links
+    /// resolve to their terminal target). Refuses (FsError::OutsideRoot) if the final target —
+    /// or any step of it — leaves the root. Does not require the file to exist.
+    pub fn resolve(&self, path: &str) -> Result<Target, FsError> {
+        let confinement = Confinement {
+            root: &self.root,
+            alias: self.alias.as_deref(),
+        };
+        let real = confinement.resolve(path)?;
+        Ok(Target {
+            display: path.to_owned(),
+            key: real.to_string_lossy().into_owned(),
+            real,
+        })
+    }
+
+    /// Read the target's bytes; Ok(None) when it does not exist; Err(IsDirectory) for a dir.
+    pub fn read(&self, target: &Target) -> Result<Option<Vec<u8>>, FsError> {
+        read_file(&target.real, &target.display)
+    }
+
+    /// Take exclusive inter-process locks on every target (sorted, deduplicated, so no
+    /// deadlock); released when the guard drops. Hold it across read → validate → commit.
+    pub fn lock(&self, targets: &[&Target]) -> Result<LockGuard, FsError> {
+        lock::lock_all(self.lock_dir.as_deref(), targets)
+    }
+}
+
+/// Reads `path` whole: `None` if it does not exist, [`FsError::IsDirectory`] for a directory.
+/// One open, one fstat, the reads.
+pub(crate) fn read_file(path: &Path, display: &str) -> Result<Option<Vec<u8>>, FsError> {
+    Ok(read_with_meta(path, display)?.map(|(bytes, _)| bytes))
+}
+
+/// [`read_file`] plus the file's metadata (from the same open handle).
+pub(crate) fn read_with_meta(
+    path: &Path,
+    display: &str,
+) -> Result<Option<(Vec<u8>, std::fs::Metadata)>, FsError> {
+    let mut file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.kind() == ErrorKind::IsADirectory => {
+            return Err(FsError::IsDirectory {
+                path: display.to_owned(),
+            })
+        }
+        Err(e) => return Err(FsError::io(display, e)),
+    };
+    let meta = file.metadata().map_err(|e| FsError::io(display, e))?;
+    if meta.is_dir() {
+        return Err(FsError::IsDirectory {
+            path: display.to_owned(),
+        });
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.read_to_end(&mut bytes)
+        .map_err(|e| FsError::io(display, e))?;
+    Ok(Some((bytes, meta)))
+}

@@ -1,0 +1,357 @@
+//! The `edit` pipeline: request → file checks → resolution → plan → splice → write → response.
+
+use hashline_anchor::tag::file_tag;
+use hashline_core::{splice, Edit, ErrorCode, TextFile};
+use hashline_state::SnapshotStore;
+use hashline_syntax::hash_json::{parse_envelope, parse_items, EditItem};
+
+use crate::diff::unified;
+use crate::fs::{FsError, Target, Transaction, Workspace};
+use crate::{FileOp, FileReport, Outcome};
+
+use super::checks::{bare_prefix, boundary_warnings, repeated_lines, unicode_escape_warning};
+use super::plan::{label, plan};
+use super::read::{detect, FileKind};
+use super::rebase::rebase;
+use super::refusal::Refusal;
+use super::resolve::{anchors_of, resolve, Version};
+use super::response::{applied, changed_range, noop};
+
+/// The end of the refusal of a non-text file.
+const TEXT_ONLY: &str = "Hashline edit only supports text files.";
+
+/// The warning of an edit to a file with invalid UTF-8. The peer rewrites such a file as UTF-8;
+/// we keep every untouched line's bytes (DEVIATIONS §2), so the warning says that instead.
+const LOSSY: &str =
+    "Non-UTF-8 bytes were shown as U+FFFD; lines this edit did not touch keep their original bytes.";
+
+/// How `edit` runs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EditOptions {
+    /// Compute and report everything, write nothing, record nothing.
+    pub dry_run: bool,
+}
+
+/// The whole tool call: `request` is the JSON text the model sent
+/// (`{"path": …, "edits": [...], "returnMode"?: …, "returnRanges"?: …}`).
+///
+/// Refusals come back as `ok: false` with the peer's message as `text`; a noop is a success
+/// that writes nothing. The file is locked from before it is read until the write committed.
+pub fn edit(
+    ws: &Workspace,
+    store: &dyn SnapshotStore,
+    request: &str,
+    opts: &EditOptions,
+) -> Outcome {
+    match run(ws, store, request, opts) {
+        Ok(outcome) => outcome,
+        Err(refusal) => Outcome::refused(refusal.code, refusal.message),
+    }
+}
+
+fn run(
+    ws: &Workspace,
+    store: &dyn SnapshotStore,
+    request: &str,
+    opts: &EditOptions,
+) -> Result<Outcome, Refusal> {
+    let env = parse_envelope(request)?;
+    let path = env.path.as_str();
+    let target = ws.resolve(path).map_err(|e| fs_refusal(&e, path))?;
+    let _guard = ws.lock(&[&target]).map_err(|e| fs_refusal(&e, path))?;
+    let bytes = match ws.read(&target) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => {
+            return Err(Refusal::new(
+                ErrorCode::FileNotFound,
+                format!("File not found: {path}"),
+            ))
+        }
+        Err(e) => return Err(fs_refusal(&e, path)),
+    };
+    match detect(&bytes) {
+        FileKind::Text => {}
+        FileKind::Image(_) => {
+            let message = format!("Path is an image file: {path}. {TEXT_ONLY}");
+            return Err(Refusal::new(ErrorCode::Binary, message));
+        }
+        FileKind::Binary(what) => {
+            let message = format!("Path is a binary file: {path} ({what}). {TEXT_ONLY}");
+            return Err(Refusal::new(ErrorCode::Binary, message));
+        }
+    }
+    if !opts.dry_run && is_read_only(&target) {
+        return Err(Refusal::new(
+            ErrorCode::Io,
+            format!("File is not writable: {path}"),
+        ));
+    }
+    let items = parse_items(&env.edits)?;
+    let file = TextFile::decode(bytes);
+    let live_text = file.text();
+
+    let live = Version::new(live_text);
+    let recorded = recorded_base(store, &target.key, &live, &items);
+    let base = match &recorded {
+        Some(text) => Version::new(text),
+        None => live,
+    };
+    let places = resolve(&items, &base)?;
+    let mut warnings: Vec<String> = Vec::new();
+    for (item, &place) in items.iter().zip(&places) {
+        warnings.extend(boundary_warnings(item, place, &base, &label(item)));
+    }
+    warnings.extend(items.iter().filter_map(unicode_escape_warning));
+    warnings.extend(bare_prefix(&items, &base, path)?);
+    let planned = plan(&items, &places, &base)?;
+    let edits: Vec<Edit> = match &recorded {
+        Some(old) => rebase(&planned.edits, old, live_text, &|origin| {
+            anchor_names(&items, origin)
+        })
+        .inspect_err(|_| {
+            // The refusal shows anchors of the disk text: that is a read of it, so a retry with
+            // them resolves against the disk instead of being carried over from `old` again.
+            if !opts.dry_run {
+                let _ = store.record(&target.key, live_text);
+            }
+        })?,
+        None => planned.edits,
+    };
+
+    let lines: Vec<&str> = file.lines().collect();
+    let out = splice(&lines, &edits)
+        .map_err(|e| Refusal::new(ErrorCode::InvalidPatch, format!("[E_INVALID_PATCH] {e}")))?;
+    let new_text = file.render_text(&out);
+    if !live_text.is_empty() && new_text.is_empty() {
+        return Err(Refusal::new(
+            ErrorCode::WouldEmpty,
+            "[E_WOULD_EMPTY] Cannot empty a non-empty file via edit.",
+        ));
+    }
+    if new_text == live_text {
+        let text = noop(
+            path,
+            env.return_mode,
+            &env.return_ranges,
+            live_text,
+            &planned.noops,
+        );
+        let report = report(
+            path,
+            FileOp::Noop,
+            Some(file_tag(live_text)),
+            String::new(),
+            None,
+            false,
+        );
+        return Ok(Outcome {
+            ok: true,
+            code: None,
+            text,
+            warnings,
+            files: vec![report],
+        });
+    }
+
+    let labels = |origin: usize| {
+        items
+            .iter()
+            .find(|i| i.index == origin)
+            .map(label)
+            .unwrap_or_default()
+    };
+    warnings.extend(repeated_lines(&lines, &edits, &labels));
+    if file.is_lossy() {
+        warnings.push(LOSSY.to_owned());
+    }
+    let new_bytes = file.encode(&out);
+    if !opts.dry_run {
+        let mut tx = Transaction::new();
+        tx.write(&target, Some(file.bytes().to_vec()), new_bytes);
+        tx.commit(ws).map_err(|e| fs_refusal(&e, path))?;
+        if let Err(e) = store.record(&target.key, &new_text) {
+            warnings.push(format!(
+                "The session state was not updated ({e}); read the file before the next edit."
+            ));
+        }
+    }
+    let text = applied(
+        path,
+        env.return_mode,
+        &env.return_ranges,
+        live_text,
+        &new_text,
+        &warnings,
+    );
+    let diff = unified(live_text, &new_text, path);
+    let first = changed_range(live_text, &new_text).map(|(first, _)| first);
+    let report = report(
+        path,
+        FileOp::Update,
+        Some(file_tag(&new_text)),
+        diff,
+        first,
+        !opts.dry_run,
+    );
+    Ok(Outcome {
+        ok: true,
+        code: None,
+        text,
+        warnings,
+        files: vec![report],
+    })
+}
+
+/// The recorded version the request's anchors were taken from, when it is not the disk text
+/// (DEVIATIONS §1). `None` means "resolve against the disk", as the peer always does.
+///
+/// When the newest recorded version is the disk text and every anchor fits it, the anchors are
+/// the disk's. Otherwise — the file changed outside the session, or the anchors come from an
+/// earlier read than the session's last view (a chained edit) — the newest recorded version
+/// other than the disk text that every anchor fits is the base. With no such version (or no
+/// anchor, or nothing recorded), the disk is used and its errors are the peer's.
+fn recorded_base(
+    store: &dyn SnapshotStore,
+    key: &str,
+    live: &Version<'_>,
+    items: &[EditItem],
+) -> Option<String> {
+    if items.iter().all(|i| anchors_of(i).is_empty()) {
+        return None;
+    }
+    // A store that cannot be read leaves the peer's behaviour.
+    let versions = store.versions(key).ok()?;
+    if versions.first()?.text == live.text && live.fits(items) {
+        return None;
+    }
+    versions
+        .into_iter()
+        .filter(|s| s.text != live.text)
+        .find(|s| Version::new(&s.text).fits(items))
+        .map(|s| s.text)
+}
+
+fn anchor_names(items: &[EditItem], origin: usize) -> Vec<String> {
+    let mut names: Vec<String> = items
+        .iter()
+        .filter(|i| i.index == origin)
+        .flat_map(|i| anchors_of(i).into_iter().map(ToString::to_string))
+        .collect();
+    names.dedup();
+    names
+}
+
+fn is_read_only(target: &Target) -> bool {
+    std::fs::metadata(&target.real).is_ok_and(|m| m.permissions().readonly())
+}
+
+fn report(
+    path: &str,
+    op: FileOp,
+    tag: Option<String>,
+    diff: String,
+    first: Option<usize>,
+    written: bool,
+) -> FileReport {
+    FileReport {
+        path: path.to_owned(),
+        new_path: None,
+        op,
+        tag,
+        diff,
+        first_changed_line: first,
+        written,
+    }
+}
+
+/// The peer's wording for file-level failures (no bracketed code, except a change under us).
+fn fs_refusal(e: &FsError, path: &str) -> Refusal {
+    let message = match e {
+        FsError::NotFound { .. } => format!("File not found: {path}"),
+        FsError::IsDirectory { .. } => format!("Path is a directory: {path}. Use ls to inspect directories."),
+        FsError::OutsideRoot { .. } => format!("Path resolves outside the workspace root: {path}"),
+        FsError::Changed { .. } => format!(
+            "[E_STALE_ANCHOR] {path} changed on disk while this edit was being applied; nothing was written. \
+             Re-read the file to refresh."
+        ),
+        FsError::Io { source, .. } if source.kind() == std::io::ErrorKind::PermissionDenied => {
+            format!("File is not writable: {path}")
+        }
+        other => format!("Cannot access file: {path} ({other})"),
+    };
+    Refusal::new(e.code(), message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hashline_state::MemoryStore;
+
+    fn setup(name: &str, bytes: &[u8]) -> (tempfile::TempDir, Workspace) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join(name), bytes).expect("write fixture");
+        let ws = Workspace::new(dir.path()).expect("workspace");
+        (dir, ws)
+    }
+
+    #[test]
+    fn dry_run_writes_and_records_nothing() {
+        let (dir, ws) = setup("a.txt", b"aaa\nbbb\n");
+        let store = MemoryStore::new();
+        let req = r#"{"path":"a.txt","edits":[{"op":"replace","start":"0WIr","end":"0WIr","lines":["BBB"]}]}"#;
+        let out = edit(&ws, &store, req, &EditOptions { dry_run: true });
+        assert!(out.ok, "{}", out.text);
+        assert!(!out.files[0].written);
+        assert!(out.files[0].diff.contains("+BBB"), "{}", out.files[0].diff);
+        assert_eq!(
+            std::fs::read(dir.path().join("a.txt")).expect("read"),
+            b"aaa\nbbb\n"
+        );
+        assert!(store
+            .versions(&ws.resolve("a.txt").expect("resolve").key)
+            .expect("versions")
+            .is_empty());
+    }
+
+    #[test]
+    fn applied_edit_is_recorded_and_reported() {
+        let (_dir, ws) = setup("a.txt", b"aaa\nbbb\n");
+        let store = MemoryStore::new();
+        let req = r#"{"path":"a.txt","edits":[{"op":"append","lines":["ccc"]}]}"#;
+        let out = edit(&ws, &store, req, &EditOptions::default());
+        assert!(out.ok, "{}", out.text);
+        let key = ws.resolve("a.txt").expect("resolve").key;
+        let head = store.head(&key).expect("store").expect("recorded");
+        assert_eq!(head.text, "aaa\nbbb\nccc\n");
+        assert_eq!(out.files[0].tag.as_deref(), Some(head.tag.as_str()));
+        assert_eq!(out.files[0].first_changed_line, Some(3));
+    }
+
+    #[test]
+    fn items_are_checked_after_the_file() {
+        let (_dir, ws) = setup("b.bin", b"x\0y");
+        let out = edit(
+            &ws,
+            &MemoryStore::new(),
+            r#"{"path":"b.bin","edits":[{"op":"nope"}]}"#,
+            &EditOptions::default(),
+        );
+        assert_eq!(out.code, Some(ErrorCode::Binary));
+        assert_eq!(out.text, "Path is a binary file: b.bin (null bytes detected). Hashline edit only supports text files.");
+    }
+
+    #[test]
+    fn would_empty_is_refused() {
+        let (dir, ws) = setup("a.txt", b"only\n");
+        let req =
+            r#"{"path":"a.txt","edits":[{"op":"replace","start":"B5Gd","end":"B5Gd","lines":[]}]}"#;
+        let hashes = hashline_anchor::hash_json::line_hashes("only\n");
+        let req = req.replace("B5Gd", &hashes[0]);
+        let out = edit(&ws, &MemoryStore::new(), &req, &EditOptions::default());
+        assert_eq!(out.code, Some(ErrorCode::WouldEmpty), "{}", out.text);
+        assert_eq!(
+            std::fs::read(dir.path().join("a.txt")).expect("read"),
+            b"only\n"
+        );
+    }
+}

@@ -1,0 +1,54 @@
+//! Applying one section's hunks to one text: lower, splice, render.
+
+use hashline_core::{splice, Edit, OutLine, TextFile};
+use hashline_syntax::hashline::{Hunk, HunkOp};
+
+use super::error::HashlineError;
+use super::lower::{lower, BlockCtx};
+use super::messages;
+
+/// One section applied in memory to one text.
+#[derive(Debug, Clone)]
+pub(crate) struct Applied {
+    /// The output lines, in terms of the text's original lines.
+    pub out: Vec<OutLine>,
+    /// The new LF text.
+    pub text: String,
+    /// Repair warnings and repeated-line notices.
+    pub warnings: Vec<String>,
+}
+
+/// Splice `edits` into `lines`; a bounds failure (already excluded by lowering) is reported in
+/// the seed's words rather than panicking.
+pub(crate) fn splice_edits(lines: &[&str], edits: &[Edit]) -> Result<Vec<OutLine>, HashlineError> {
+    splice(lines, edits).map_err(|e| match e {
+        hashline_core::SpliceError::LineOutOfRange { line, line_count } => {
+            HashlineError::LineRange(messages::line_range(line as u64, line_count))
+        }
+        other => HashlineError::LineRange(other.to_string()),
+    })
+}
+
+/// Lower and apply `hunks` to `file` (the text the hunks' numbers refer to).
+pub(crate) fn apply_hunks(
+    file: &TextFile,
+    hunks: &[Hunk],
+    ctx: BlockCtx<'_>,
+) -> Result<Applied, HashlineError> {
+    let lines: Vec<&str> = file.lines().collect();
+    let lowered = lower(file.text(), &lines, hunks, ctx)?;
+    let out = splice_edits(&lines, &lowered.edits)?;
+    let text = file.render_text(&out);
+    Ok(Applied {
+        out,
+        text,
+        warnings: lowered.warnings,
+    })
+}
+
+/// Whether the section names any line (anything but `insert head:` / `insert tail:`).
+pub(crate) fn is_anchored(hunks: &[Hunk]) -> bool {
+    hunks
+        .iter()
+        .any(|h| !matches!(h.op, HunkOp::InsertHead | HunkOp::InsertTail))
+}

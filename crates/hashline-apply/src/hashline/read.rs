@@ -1,0 +1,69 @@
+//! `read --anchors tag` (seed `000` §g): `¶<path>#<TAG>` and `N:TEXT` rows; the whole LF text is
+//! recorded in the session store so a later edit's tag is recognized.
+
+use hashline_anchor::tag::{check_read_range, file_tag, render_read};
+use hashline_core::{ErrorCode, TextFile};
+use hashline_state::SnapshotStore;
+
+use crate::fs::Workspace;
+use crate::{FileOp, FileReport, Outcome};
+
+use super::messages;
+
+/// Files above this size get no tag and no header: they are not editable by line number.
+const MAX_TAGGED_BYTES: usize = 4 * 1024 * 1024;
+
+/// Read `path` with hashline anchors. `offset` is the 1-based first line (default 1), `limit`
+/// the number of lines (default all). The whole text is recorded in `store` (also for a range
+/// read), except for files over 4 MiB, which are shown without a header.
+pub fn read(
+    ws: &Workspace,
+    store: &dyn SnapshotStore,
+    path: &str,
+    offset: Option<usize>,
+    limit: Option<usize>,
+) -> Outcome {
+    let target = match ws.resolve(path) {
+        Ok(t) => t,
+        Err(e) => return Outcome::refused(e.code(), e.to_string()),
+    };
+    let bytes = match ws.read(&target) {
+        Ok(Some(b)) => b,
+        Ok(None) => {
+            return Outcome::refused(ErrorCode::FileNotFound, messages::file_not_found(path))
+        }
+        Err(e) => return Outcome::refused(e.code(), e.to_string()),
+    };
+    let file = TextFile::decode(bytes);
+    let text = file.text();
+    if let Err(e) = check_read_range(text, offset) {
+        return Outcome::refused(e.code(), e.to_string());
+    }
+    let rendered = render_read(path, text, offset, limit);
+    let (shown, tag) = if text.len() > MAX_TAGGED_BYTES {
+        let rows = rendered
+            .split_once('\n')
+            .map_or(String::new(), |(_, rest)| rest.to_string());
+        (rows, None)
+    } else {
+        if let Err(e) = store.record(&target.key, text) {
+            return Outcome::refused(ErrorCode::Io, e.to_string());
+        }
+        (rendered, Some(file_tag(text)))
+    };
+    Outcome {
+        ok: true,
+        code: None,
+        text: shown,
+        warnings: Vec::new(),
+        files: vec![FileReport {
+            path: path.to_string(),
+            new_path: None,
+            op: FileOp::Read,
+            tag,
+            diff: String::new(),
+            first_changed_line: None,
+            written: false,
+        }],
+    }
+}

@@ -1,0 +1,293 @@
+//! The replace autocorrections (semantics §7.4–§7.6 as restricted by DEVIATIONS §7 and §9).
+//!
+//! None of them loses or invents text (only whitespace and exact echoes of surviving lines):
+//! * [`strip_boundary_echo`]: a range payload longer than its range that repeats the line before
+//!   the range first, or the line after it last, loses that copy (exact comparison, §9).
+//! * [`expand_merged`]: a one-line payload for a multi-line range that merges the lines *and
+//!   changes text* is re-split at the original line boundaries; each piece keeps its original
+//!   line's indentation. A payload that only re-wraps the original text is deliberate and kept
+//!   (§7), as is one whose re-split would drop text.
+//! * [`restore_indent`]: paired indentation (equal line counts) and first-line indentation.
+//!
+//! The peer's wrapped-line restoration (§7.5b) is not done: it only ever undoes a deliberate
+//! re-wrap (DEVIATIONS §7).
+
+use hashline_anchor::lineid::is_js_whitespace;
+
+/// Leading whitespace of `s` (JavaScript `\s`).
+pub(crate) fn indent_of(s: &str) -> &str {
+    &s[..s.len() - s.trim_start_matches(is_js_whitespace).len()]
+}
+
+fn trim(s: &str) -> &str {
+    s.trim_matches(is_js_whitespace)
+}
+
+fn squash(s: &str) -> String {
+    s.chars().filter(|&c| !is_js_whitespace(c)).collect()
+}
+
+/// Whether two lines are equal ignoring all whitespace (the insert-echo comparison).
+pub(crate) fn same_ignoring_ws(a: &str, b: &str) -> bool {
+    squash(a) == squash(b)
+}
+
+/// Which echo rows were dropped: `(first_dropped, last_dropped)`.
+pub(crate) fn strip_boundary_echo(
+    payload: &mut Vec<String>,
+    range_len: usize,
+    before: Option<&str>,
+    after: Option<&str>,
+) -> (bool, bool) {
+    if payload.len() < 2 || payload.len() <= range_len {
+        return (false, false);
+    }
+    let first = before.is_some_and(|b| payload.first().is_some_and(|p| p == b));
+    if first {
+        payload.remove(0);
+    }
+    let last = payload.len() >= 2 && after.is_some_and(|a| payload.last().is_some_and(|p| p == a));
+    if last {
+        payload.pop();
+    }
+    (first, last)
+}
+
+const CONTINUATION_TOKENS: [&str; 13] = [
+    "&&", "||", "??", "?", ":", "=", ",", "+", "-", "*", "/", ".", "(",
+];
+
+fn without_continuation(t: &str) -> Option<&str> {
+    let t = t.trim_end_matches(is_js_whitespace);
+    CONTINUATION_TOKENS
+        .iter()
+        .find_map(|tok| t.strip_suffix(tok))
+        .map(|s| s.trim_end_matches(is_js_whitespace))
+        .filter(|s| !s.is_empty())
+}
+
+/// `needle` in `hay[from..]` with `|`, `&`, `?` removed from both; the match as a byte range of
+/// `hay`.
+fn fuzzy_find(hay: &str, from: usize, needle: &str) -> Option<(usize, usize)> {
+    let strip = |c: char| !matches!(c, '|' | '&' | '?');
+    let needle: String = needle.chars().filter(|&c| strip(c)).collect();
+    if needle.is_empty() {
+        return None;
+    }
+    let mut map: Vec<(usize, usize)> = Vec::new(); // byte start and end in `hay` of each kept char
+    let mut fuzzy = String::new();
+    for (i, c) in hay[from..].char_indices() {
+        if strip(c) {
+            map.push((from + i, from + i + c.len_utf8()));
+            fuzzy.push(c);
+        }
+    }
+    let at = fuzzy.find(&needle)?;
+    let first = fuzzy[..at].chars().count();
+    let count = needle.chars().count();
+    Some((map.get(first)?.0, map.get(first + count - 1)?.1))
+}
+
+fn locate(hay: &str, from: usize, line: &str) -> Option<(usize, usize)> {
+    let t = trim(line);
+    if t.is_empty() {
+        return None;
+    }
+    if let Some(i) = hay[from..].find(t) {
+        return Some((from + i, from + i + t.len()));
+    }
+    if let Some(short) = without_continuation(t) {
+        if let Some(i) = hay[from..].find(short) {
+            return Some((from + i, from + i + short.len()));
+        }
+    }
+    fuzzy_find(hay, from, t)
+}
+
+fn split_at_matches(merged: &str, original: &[&str]) -> Option<Vec<String>> {
+    let mut starts = Vec::with_capacity(original.len());
+    let mut offset = 0;
+    for line in original {
+        let (start, end) = locate(merged, offset, line)?;
+        starts.push(start);
+        offset = end;
+    }
+    if !trim(&merged[..starts[0]]).is_empty() {
+        return None; // would drop the text before the first match
+    }
+    let pieces: Vec<String> = (0..starts.len())
+        .map(|i| {
+            trim(&merged[starts[i]..starts.get(i + 1).copied().unwrap_or(merged.len())]).to_string()
+        })
+        .collect();
+    pieces.iter().all(|p| !p.is_empty()).then_some(pieces)
+}
+
+fn split_on_semicolons(merged: &str, count: usize) -> Option<Vec<String>> {
+    // Split after every `;` that is followed by whitespace; the `;` stays with its piece.
+    let mut pieces = Vec::new();
+    let mut current = String::new();
+    let mut chars = merged.chars().peekable();
+    while let Some(c) = chars.next() {
+        current.push(c);
+        if c == ';' && chars.peek().is_some_and(|&n| is_js_whitespace(n)) {
+            pieces.push(std::mem::take(&mut current));
+        }
+    }
+    pieces.push(current);
+    let pieces: Vec<String> = pieces
+        .iter()
+        .map(|p| trim(p).to_string())
+        .filter(|p| !p.is_empty())
+        .collect();
+    (pieces.len() == count).then_some(pieces)
+}
+
+/// Re-split a one-line payload that merged the `original` lines (see the module doc); `None`
+/// when it declines.
+pub(crate) fn expand_merged(original: &[&str], payload: &[String]) -> Option<Vec<String>> {
+    let [merged] = payload else { return None };
+    if original.len() < 2 || original.iter().any(|l| trim(l).is_empty()) {
+        return None;
+    }
+    let pieces = split_at_matches(merged, original)
+        .or_else(|| split_on_semicolons(merged, original.len()))?;
+    let joined = squash(&pieces.concat());
+    if joined != squash(merged) {
+        return None; // would lose text
+    }
+    if joined == squash(&original.concat()) {
+        return None; // only re-wraps the original: deliberate (DEVIATIONS §7)
+    }
+    Some(
+        pieces
+            .into_iter()
+            .zip(original)
+            .map(|(p, o)| format!("{}{p}", indent_of(o)))
+            .collect(),
+    )
+}
+
+fn reindent(row: &mut String, template: &str) -> bool {
+    let ind = indent_of(template);
+    if row.is_empty() || !indent_of(row).is_empty() || ind.is_empty() || trim(row) == trim(template)
+    {
+        return false;
+    }
+    row.insert_str(0, ind);
+    true
+}
+
+/// Paired indentation (equal counts) then first-line indentation; the 1-based rows changed.
+pub(crate) fn restore_indent(original: &[&str], payload: &mut [String]) -> Vec<usize> {
+    let mut changed = Vec::new();
+    if payload.len() == original.len() {
+        for (i, (row, orig)) in payload.iter_mut().zip(original).enumerate() {
+            if reindent(row, orig) {
+                changed.push(i + 1);
+            }
+        }
+    }
+    if let (Some(row), Some(first)) = (payload.first_mut(), original.first()) {
+        if reindent(row, first) {
+            changed.push(1);
+        }
+    }
+    changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(rows: &[&str]) -> Vec<String> {
+        rows.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn merged_with_changes_is_resplit_with_indent() {
+        assert_eq!(
+            expand_merged(&["return a || b", "done"], &v(&["return a && b done"])),
+            Some(v(&["return a && b", "done"]))
+        );
+        assert_eq!(
+            expand_merged(
+                &["const a = 1;", "const b = 2;"],
+                &v(&["const a = 10; const b = 20;"])
+            ),
+            Some(v(&["const a = 10;", "const b = 20;"]))
+        );
+        assert_eq!(
+            expand_merged(&["  if (x &&", "    y) {"], &v(&["if (x && z &&  y) {"])),
+            Some(v(&["  if (x && z &&", "    y) {"]))
+        );
+        assert_eq!(
+            expand_merged(
+                &["  let a = 1;", "  let b = 2;"],
+                &v(&["let a = 3; let b = 4;"])
+            ),
+            Some(v(&["  let a = 3;", "  let b = 4;"]))
+        );
+    }
+
+    #[test]
+    fn merged_declines() {
+        assert_eq!(
+            expand_merged(&["foo(a,", "  b)"], &v(&["foo(a, b)"])),
+            None,
+            "pure re-join"
+        );
+        assert_eq!(
+            expand_merged(&["a = 1;", "", "b = 2;"], &v(&["a = 10; b = 20; c = 30;"])),
+            None
+        );
+        assert_eq!(
+            expand_merged(&["  x = 1;", "  y = 2;"], &v(&["x = 5; y = 6; z = 7;"])),
+            None
+        );
+        assert_eq!(
+            expand_merged(&["b()", "c()"], &v(&["a() b() c() d"])),
+            None,
+            "would drop a()"
+        );
+    }
+
+    #[test]
+    fn semicolons() {
+        assert_eq!(
+            split_on_semicolons("a; b;c; d", 3),
+            Some(v(&["a;", "b;c;", "d"]))
+        );
+        assert_eq!(split_on_semicolons("a;b", 1), Some(v(&["a;b"])));
+    }
+
+    #[test]
+    fn indentation() {
+        let mut p = v(&["return 3", "return 4"]);
+        assert_eq!(
+            restore_indent(&["  return 1", "  return 2"], &mut p),
+            vec![1, 2]
+        );
+        assert_eq!(p, v(&["  return 3", "  return 4"]));
+        let mut p = v(&["indented"]);
+        assert!(restore_indent(&["    indented"], &mut p).is_empty());
+        let mut p = v(&["x() {}", "y() {}"]);
+        restore_indent(&["    foo() {}"], &mut p);
+        assert_eq!(p, v(&["    x() {}", "y() {}"]));
+    }
+
+    #[test]
+    fn boundary_echo_is_exact() {
+        let mut p = v(&["before", "n1", "n2", "after"]);
+        assert_eq!(
+            strip_boundary_echo(&mut p, 2, Some("before"), Some("after")),
+            (true, true)
+        );
+        assert_eq!(p, v(&["n1", "n2"]));
+        let mut p = v(&["n1", "n2", "      after"]);
+        assert_eq!(
+            strip_boundary_echo(&mut p, 2, None, Some("    after")),
+            (false, false)
+        );
+    }
+}

@@ -1,0 +1,301 @@
+//! The executor (semantics §8): order of checks, file modes (create, delete, rename), the write
+//! through [`Transaction`], the session store, and the exact result strings.
+
+use std::path::{Path, PathBuf};
+
+use hashline_anchor::lineid::{canonical_lines, render_read};
+use hashline_anchor::tag::file_tag;
+use hashline_core::{splice, ErrorCode, TextFile};
+use hashline_state::SnapshotStore;
+use hashline_syntax::lineid_json::{parse_request, EditOp, Request};
+
+use super::error::EngineError;
+use super::plan::{application_order, lower, resolve, validate};
+use super::rebase::choose_base;
+use super::EditOptions;
+use crate::diff::{first_changed_line, unified};
+use crate::fs::{FsError, Target, Transaction, Workspace};
+use crate::{FileOp, FileReport, Outcome};
+
+fn fs_error(e: FsError) -> EngineError {
+    EngineError::Io {
+        code: e.code(),
+        message: e.to_string(),
+    }
+}
+
+/// `read --anchors lineid`: `N#ID|content` rows of the file's canonical lines (`offset` = 1-based
+/// first line, `limit` = most rows), and the whole LF text recorded in `store`.
+pub fn read(
+    ws: &Workspace,
+    store: &dyn SnapshotStore,
+    path: &str,
+    offset: Option<usize>,
+    limit: Option<usize>,
+) -> Outcome {
+    let run = || -> Result<Outcome, EngineError> {
+        let target = ws.resolve(path).map_err(fs_error)?;
+        let bytes = ws
+            .read(&target)
+            .map_err(fs_error)?
+            .ok_or_else(|| EngineError::NotFound { path: path.into() })?;
+        let file = TextFile::decode(bytes);
+        let mut warnings = Vec::new();
+        if let Err(e) = store.record(&target.key, file.text()) {
+            warnings.push(format!("session store: {e}"));
+        }
+        let report = FileReport {
+            path: path.into(),
+            new_path: None,
+            op: FileOp::Read,
+            tag: Some(file_tag(file.text())),
+            diff: String::new(),
+            first_changed_line: None,
+            written: false,
+        };
+        Ok(Outcome {
+            ok: true,
+            code: None,
+            text: render_read(file.text(), offset, limit),
+            warnings,
+            files: vec![report],
+        })
+    };
+    run().unwrap_or_else(|e| Outcome::refused(e.code(), e.text()))
+}
+
+/// The whole tool call: `request` is the JSON text `{"filePath", "edits", "delete"?, "rename"?,
+/// "overwrite"?}`. Every anchor is validated before anything is applied; the change (a rename or
+/// delete too) is written through one [`Transaction`], all or nothing; the new LF text is
+/// recorded in `store` under the final target's key.
+pub fn edit(
+    ws: &Workspace,
+    store: &dyn SnapshotStore,
+    request: &str,
+    opts: &EditOptions,
+) -> Outcome {
+    let mut warnings = Vec::new();
+    match run(ws, store, request, opts, &mut warnings) {
+        Ok(mut outcome) => {
+            outcome.warnings = warnings;
+            outcome
+        }
+        Err(e) => {
+            let mut outcome = Outcome::refused(e.code(), e.text());
+            outcome.warnings = warnings;
+            outcome
+        }
+    }
+}
+
+/// The file report; `change` = the LF texts before and after, for the diff.
+fn report(req: &Request, op: FileOp, change: Option<(&str, &str)>, written: bool) -> FileReport {
+    let (diff, first_changed_line) = match change {
+        Some((old, new)) => (
+            unified(old, new, &req.file_path),
+            first_changed_line(old, new),
+        ),
+        None => (String::new(), None),
+    };
+    FileReport {
+        path: req.file_path.clone(),
+        new_path: if op == FileOp::Rename {
+            req.rename.clone()
+        } else {
+            None
+        },
+        op,
+        tag: change.map(|(_, new)| file_tag(new)),
+        diff,
+        first_changed_line,
+        written,
+    }
+}
+
+fn run(
+    ws: &Workspace,
+    store: &dyn SnapshotStore,
+    request: &str,
+    opts: &EditOptions,
+    warnings: &mut Vec<String>,
+) -> Result<Outcome, EngineError> {
+    let req = parse_request(request).map_err(|e| EngineError::Request {
+        code: e.code(),
+        message: e.to_string(),
+    })?;
+    let target = ws.resolve(&req.file_path).map_err(fs_error)?;
+    let destination = match &req.rename {
+        Some(r) => Some(ws.resolve(r).map_err(fs_error)?).filter(|d| d.real != target.real),
+        None => None,
+    };
+    let mut locked: Vec<&Target> = vec![&target];
+    locked.extend(destination.as_ref());
+    let _guard = ws.lock(&locked).map_err(fs_error)?;
+    let read = ws.read(&target).map_err(fs_error)?;
+
+    if req.delete {
+        let bytes = read.ok_or_else(|| EngineError::NotFound {
+            path: req.file_path.clone(),
+        })?;
+        if !opts.dry_run {
+            let mut tx = Transaction::new();
+            tx.delete(&target, bytes);
+            tx.commit(ws).map_err(fs_error)?;
+            if let Err(e) = store.invalidate(&target.key) {
+                warnings.push(format!("session store: {e}"));
+            }
+        }
+        return Ok(ok(
+            format!("Successfully deleted {}", req.file_path),
+            report(&req, FileOp::Delete, None, !opts.dry_run),
+        ));
+    }
+
+    let creating = read.is_none();
+    if creating
+        && !req
+            .edits
+            .iter()
+            .all(|e| e.pos.is_none() && e.op != EditOp::Replace)
+    {
+        return Err(EngineError::NotFound {
+            path: req.file_path.clone(),
+        });
+    }
+    if let Some(dest) = &destination {
+        if !req.overwrite && ws.read(dest).map_err(fs_error)?.is_some() {
+            return Err(EngineError::Io {
+                code: ErrorCode::FileExists,
+                message: format!(
+                    "Cannot move {} to {}: {} already exists. Add \"overwrite\": true to the request to replace it.",
+                    req.file_path,
+                    dest.display,
+                    dest.display
+                ),
+            });
+        }
+    }
+    let original = read.clone().unwrap_or_default();
+    let file = TextFile::decode(original.clone());
+    let disk_lines = canonical_lines(file.text());
+
+    let resolved = resolve(&req.edits, &disk_lines)?;
+    let resolved = choose_base(store, &target, &disk_lines, resolved, warnings)?;
+    let order = application_order(&resolved);
+    validate(&resolved, &order, &disk_lines)?;
+    let lowered = lower(&resolved, &order, &disk_lines, warnings)?;
+
+    let core_lines: Vec<&str> = file.lines().collect();
+    let out = splice(&core_lines, &lowered.edits).map_err(|e| EngineError::Io {
+        code: ErrorCode::LineRange,
+        message: e.to_string(),
+    })?;
+    let new_text = file.render_text(&out);
+    if new_text == file.text() && destination.is_none() {
+        let suffix = if lowered.noops > 0 {
+            format!(
+                " No-op edits: {}. Re-read the file and provide content that differs from current lines.",
+                lowered.noops
+            )
+        } else {
+            String::new()
+        };
+        return Err(EngineError::Noop {
+            path: req.file_path.clone(),
+            suffix,
+        });
+    }
+    let new_bytes = file.encode(&out);
+
+    let mut tx = Transaction::new();
+    let final_target = match &destination {
+        Some(dest) => {
+            tx.rename(&target, original, dest, new_bytes, req.overwrite);
+            dest
+        }
+        None if creating => {
+            tx.write(&target, None, new_bytes);
+            &target
+        }
+        None => {
+            tx.write(&target, Some(original), new_bytes);
+            &target
+        }
+    };
+    if !opts.dry_run {
+        commit_creating_dirs(ws, tx, &final_target.real)?;
+        if let Err(e) = store.record(&final_target.key, &new_text) {
+            warnings.push(format!("session store: {e}"));
+        }
+        if destination.is_some() {
+            if let Err(e) = store.invalidate(&target.key) {
+                warnings.push(format!("session store: {e}"));
+            }
+        }
+    }
+    let (text, op) = match &destination {
+        Some(_) => (
+            format!(
+                "Moved {} to {}",
+                req.file_path,
+                req.rename.as_deref().unwrap_or_default()
+            ),
+            FileOp::Rename,
+        ),
+        None if creating => (format!("Updated {}", req.file_path), FileOp::Create),
+        None => (format!("Updated {}", req.file_path), FileOp::Update),
+    };
+    Ok(ok(
+        text,
+        report(&req, op, Some((file.text(), &new_text)), !opts.dry_run),
+    ))
+}
+
+fn ok(text: String, file: FileReport) -> Outcome {
+    Outcome {
+        ok: true,
+        code: None,
+        text,
+        warnings: Vec::new(),
+        files: vec![file],
+    }
+}
+
+/// Parent directories of a created or moved-to file are created first (the peer does so);
+/// directories created here are removed again if the commit fails.
+fn commit_creating_dirs(ws: &Workspace, tx: Transaction, dest: &Path) -> Result<(), EngineError> {
+    let mut created: Vec<PathBuf> = Vec::new();
+    let mut missing: Vec<&Path> = Vec::new();
+    let mut dir = dest.parent();
+    while let Some(d) = dir {
+        if d.exists() || !d.starts_with(ws.root()) {
+            break;
+        }
+        missing.push(d);
+        dir = d.parent();
+    }
+    for d in missing.into_iter().rev() {
+        match std::fs::create_dir(d) {
+            Ok(()) => created.push(d.to_path_buf()),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => {
+                remove_dirs(&created);
+                return Err(EngineError::Io {
+                    code: ErrorCode::Io,
+                    message: format!("{}: {e}", d.display()),
+                });
+            }
+        }
+    }
+    tx.commit(ws).map_err(|e| {
+        remove_dirs(&created);
+        fs_error(e)
+    })
+}
+
+fn remove_dirs(created: &[PathBuf]) {
+    for d in created.iter().rev() {
+        // Only empty directories this call created; a failure leaves an empty directory behind.
+        let _ = std::fs::remove_dir(d);
+    }
+}

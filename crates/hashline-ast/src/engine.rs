@@ -1,0 +1,285 @@
+//! [`preview`]: one ast_edit call from request to [`Preview`], without writing anything.
+
+use std::collections::HashSet;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use rayon::prelude::*;
+
+use crate::compile::{compile_rule, Compiled, CompiledRule};
+use crate::error::AstError;
+use crate::files::{self, Candidate};
+use crate::lang::{self, LangSpec, CATALOG};
+use crate::preview::{FileRewrite, MatchEdit, ParseIssue, Preview, SkippedMatch};
+use crate::request::RewriteRequest;
+use crate::rewrite::{rewrite_file, splice, FileOutcome, Staged};
+
+/// A candidate with the language it is parsed as.
+struct Job<'a> {
+    candidate: &'a Candidate,
+    spec: &'static LangSpec,
+}
+
+/// Plan an ast_edit call: validate the rules, collect and parse the files, match every rule on
+/// each file's original tree and return what would change. Never writes.
+///
+/// Refuses (nothing planned) on: no/empty/duplicate rules, a template variable the pattern does
+/// not capture, bad or missing paths, an unsupported explicit `lang`, no parseable file, and
+/// overlapping matches of two different rules. Patterns that do not compile, files with syntax
+/// errors and unreadable files are listed in [`Preview::parse_issues`] instead.
+pub fn preview(req: &RewriteRequest) -> Result<Preview, AstError> {
+    let order = rule_order(req)?;
+    let explicit = explicit_lang(req.lang.as_deref())?;
+    let candidates = files::collect(&req.root, &req.paths, req.glob.as_deref())?;
+
+    let mut issues = Issues::default();
+    let mut jobs = Vec::new();
+    for candidate in &candidates {
+        match explicit.or_else(|| lang::spec_for_path(&candidate.abs)) {
+            Some(spec) if spec.enabled => jobs.push(Job { candidate, spec }),
+            Some(spec) if candidate.explicit => issues.push(
+                Some(&candidate.display),
+                format!(
+                    "{}: language {} is not built into this hashline; skipped",
+                    candidate.display, spec.name
+                ),
+            ),
+            None if candidate.explicit => issues.push(
+                Some(&candidate.display),
+                format!(
+                    "{}: cannot infer the language from the file name; pass `lang`",
+                    candidate.display
+                ),
+            ),
+            _ => {}
+        }
+    }
+    if jobs.is_empty() && explicit.is_none() {
+        return Err(AstError::NoSupportedFiles {
+            available: lang::enabled_names().join(", "),
+        });
+    }
+
+    let compiled = compile_all(req, &order, &jobs, &mut issues)?;
+    let patterns: Vec<String> = req.rules.iter().map(|r| r.pattern.clone()).collect();
+
+    let outcomes: Vec<Result<FileOutcome, AstError>> = jobs
+        .par_iter()
+        .map(|job| {
+            let rules: Vec<&CompiledRule> = compiled
+                .iter()
+                .filter(|(lang, _)| *lang == job.spec.lang)
+                .flat_map(|(_, rules)| rules.iter())
+                .collect();
+            process(job, &rules, &patterns)
+        })
+        .collect();
+
+    let mut preview = Preview::default();
+    let max_files = req.max_files.max(1);
+    for (job, outcome) in jobs.iter().zip(outcomes) {
+        let display = &job.candidate.display;
+        let (original, edits, nested) = match outcome? {
+            FileOutcome::Issue(message) => {
+                preview.files_searched += 1;
+                issues.push(Some(display), message);
+                continue;
+            }
+            FileOutcome::Rewrite {
+                original,
+                edits,
+                nested,
+            } => (original, edits, nested),
+        };
+        if !edits.is_empty() && preview.files.len() >= max_files {
+            preview.limit_reached = true;
+            break;
+        }
+        preview.files_searched += 1;
+        preview
+            .skipped
+            .extend(nested.into_iter().map(|n| SkippedMatch {
+                path: display.clone(),
+                rule: n.rule,
+                pattern: patterns.get(n.rule).cloned().unwrap_or_default(),
+                line: n.line,
+                outer_line: n.outer_line,
+            }));
+        if edits.is_empty() {
+            continue;
+        }
+        let number = preview.files.len() + 1;
+        preview
+            .files
+            .push(file_rewrite(number, job.candidate, original, edits));
+    }
+    preview.parse_issues = issues.list;
+    Ok(preview)
+}
+
+/// Rule indices in application order (byte-wise pattern order, as the seed sorts them), after
+/// checking that there is at least one rule and no pattern is empty or repeated.
+fn rule_order(req: &RewriteRequest) -> Result<Vec<usize>, AstError> {
+    if req.rules.is_empty() {
+        return Err(AstError::NoRules);
+    }
+    let mut seen = HashSet::new();
+    for (index, rule) in req.rules.iter().enumerate() {
+        if rule.pattern.is_empty() {
+            return Err(AstError::EmptyPattern { index });
+        }
+        if !seen.insert(rule.pattern.as_str()) {
+            return Err(AstError::DuplicatePattern {
+                pattern: rule.pattern.clone(),
+            });
+        }
+    }
+    let mut order: Vec<usize> = (0..req.rules.len()).collect();
+    order.sort_by(|&a, &b| req.rules[a].pattern.cmp(&req.rules[b].pattern));
+    Ok(order)
+}
+
+/// The compiled-in language an explicit `lang` names.
+fn explicit_lang(name: Option<&str>) -> Result<Option<&'static LangSpec>, AstError> {
+    let Some(name) = name else { return Ok(None) };
+    match lang::spec_for_name(name) {
+        Some(spec) if spec.enabled => Ok(Some(spec)),
+        _ => Err(AstError::UnsupportedLanguage {
+            name: name.to_string(),
+            available: lang::enabled_names().join(", "),
+        }),
+    }
+}
+
+/// Every rule compiled for every language that occurs, in application order; failures become
+/// issues (one per rule: for all languages at once when it compiles in none).
+fn compile_all(
+    req: &RewriteRequest,
+    order: &[usize],
+    jobs: &[Job<'_>],
+    issues: &mut Issues,
+) -> Result<Vec<(ast_grep_language::SupportLang, Vec<CompiledRule>)>, AstError> {
+    let specs: Vec<&'static LangSpec> = CATALOG
+        .iter()
+        .filter(|s| jobs.iter().any(|j| j.spec.lang == s.lang))
+        .collect();
+    let mut compiled: Vec<(ast_grep_language::SupportLang, Vec<CompiledRule>)> =
+        specs.iter().map(|s| (s.lang, Vec::new())).collect();
+    for &index in order {
+        let rule = &req.rules[index];
+        let mut failures = Vec::new();
+        for (slot, spec) in compiled.iter_mut().zip(&specs) {
+            match compile_rule(index, rule, spec, req.strictness)? {
+                Compiled::Ok(c) => slot.1.push(c),
+                Compiled::Failed(why) => failures.push((spec.name, why)),
+            }
+        }
+        if failures.is_empty() {
+            continue;
+        }
+        let detail: Vec<String> = failures
+            .iter()
+            .map(|(name, why)| format!("{name}: {why}"))
+            .collect();
+        let message = if failures.len() == specs.len() {
+            format!(
+                "pattern `{}` does not compile ({}); rule skipped",
+                rule.pattern,
+                detail.join("; ")
+            )
+        } else {
+            format!(
+                "pattern `{}` does not compile for some languages ({}); those files skipped for this rule",
+                rule.pattern,
+                detail.join("; ")
+            )
+        };
+        issues.push(None, message);
+    }
+    Ok(compiled)
+}
+
+/// Read and rewrite one file; a panic inside the parser or matcher becomes an issue.
+fn process(
+    job: &Job<'_>,
+    rules: &[&CompiledRule],
+    patterns: &[String],
+) -> Result<FileOutcome, AstError> {
+    let display = &job.candidate.display;
+    let original = match std::fs::read(&job.candidate.abs) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            return Ok(FileOutcome::Issue(format!(
+                "{display}: cannot read ({e}); skipped"
+            )))
+        }
+    };
+    if rules.is_empty() {
+        return Ok(FileOutcome::Rewrite {
+            original,
+            edits: Vec::new(),
+            nested: Vec::new(),
+        });
+    }
+    let lang = job.spec.lang;
+    catch_unwind(AssertUnwindSafe(|| {
+        rewrite_file(display, original, lang, rules, patterns)
+    }))
+    .unwrap_or_else(|_| {
+        Ok(FileOutcome::Issue(format!(
+            "{display}: internal matcher error; skipped"
+        )))
+    })
+}
+
+/// The [`FileRewrite`] of file number `number` (1-based) from its staged edits.
+fn file_rewrite(
+    number: usize,
+    candidate: &Candidate,
+    original: Vec<u8>,
+    edits: Vec<Staged>,
+) -> FileRewrite {
+    let refs: Vec<&Staged> = edits.iter().collect();
+    let rewritten = splice(&original, &refs);
+    let text = String::from_utf8_lossy(&original);
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let lf = text.replace("\r\n", "\n").replace('\r', "\n");
+    let matches = edits
+        .into_iter()
+        .enumerate()
+        .map(|(n, e)| MatchEdit {
+            id: format!("{number}:{}", n + 1),
+            rule: e.rule,
+            byte_range: e.range,
+            line: e.line,
+            column: e.column,
+            before: e.before,
+            after: e.after,
+        })
+        .collect();
+    FileRewrite {
+        path: candidate.display.clone(),
+        abs: candidate.abs.clone(),
+        tag: hashline_anchor::tag::file_tag(&lf),
+        original,
+        rewritten,
+        matches,
+    }
+}
+
+/// Parse issues, deduplicated, in discovery order.
+#[derive(Default)]
+struct Issues {
+    seen: HashSet<String>,
+    list: Vec<ParseIssue>,
+}
+
+impl Issues {
+    fn push(&mut self, path: Option<&String>, message: String) {
+        if self.seen.insert(message.clone()) {
+            self.list.push(ParseIssue {
+                path: path.cloned(),
+                message,
+            });
+        }
+    }
+}

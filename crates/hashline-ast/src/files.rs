@@ -1,0 +1,285 @@
+//! Candidate files of a call: explicit files, directory walks and globs under the workspace root.
+//!
+//! Walks honour `.gitignore` (also outside a git repository), `.ignore` and git excludes,
+//! include hidden files, never follow symlinks, always skip `.git`, and skip `node_modules`
+//! unless the glob text names it (as the seed does). An explicitly named file is always a
+//! candidate, ignored or not. Results are deduplicated and sorted by display path.
+
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+
+use globset::{GlobBuilder, GlobMatcher};
+use ignore::WalkBuilder;
+
+use crate::error::AstError;
+
+/// One file to consider.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Candidate {
+    /// Root-relative path with `/` separators.
+    pub display: String,
+    /// Canonical absolute path.
+    pub abs: PathBuf,
+    /// Named directly by the request (not found by a walk).
+    pub explicit: bool,
+}
+
+/// The sorted, deduplicated candidates of `paths` under the canonicalized `root`.
+pub(crate) fn collect(
+    root: &Path,
+    paths: &[String],
+    glob: Option<&str>,
+) -> Result<Vec<Candidate>, AstError> {
+    if paths.is_empty() {
+        return Err(AstError::NoPaths);
+    }
+    let root = root.canonicalize().map_err(|source| AstError::Io {
+        path: root.to_path_buf(),
+        source,
+    })?;
+    let extra = glob.map(compile_glob).transpose()?;
+    let extra_names_modules = glob.is_some_and(|g| g.contains("node_modules"));
+    let mut found: BTreeMap<String, Candidate> = BTreeMap::new();
+    let mut add = |abs: PathBuf, explicit: bool| {
+        let display = display_path(&root, &abs);
+        found
+            .entry(display.clone())
+            .and_modify(|c| c.explicit |= explicit)
+            .or_insert(Candidate {
+                display,
+                abs,
+                explicit,
+            });
+    };
+    for (index, raw) in paths.iter().enumerate() {
+        let raw = raw.trim();
+        if raw.is_empty() {
+            return Err(AstError::EmptyPath { index });
+        }
+        if let Some((base, pattern)) = split_glob(raw) {
+            let base_abs = resolve(&root, raw, base)?;
+            if !base_abs.is_dir() {
+                return Err(AstError::PathNotFound {
+                    path: raw.to_string(),
+                });
+            }
+            let matcher = compile_glob(pattern)?;
+            for file in walk(&base_abs, Some(&matcher), raw.contains("node_modules")) {
+                add(file, false);
+            }
+            continue;
+        }
+        let abs = resolve(&root, raw, raw)?;
+        if abs.is_file() {
+            add(abs, true);
+        } else if abs.is_dir() {
+            for file in walk(&abs, extra.as_ref(), extra_names_modules) {
+                add(file, false);
+            }
+        } else {
+            return Err(AstError::PathNotFound {
+                path: raw.to_string(),
+            });
+        }
+    }
+    Ok(found.into_values().collect())
+}
+
+fn compile_glob(glob: &str) -> Result<GlobMatcher, AstError> {
+    GlobBuilder::new(glob)
+        .literal_separator(true)
+        .build()
+        .map(|g| g.compile_matcher())
+        .map_err(|e| AstError::BadGlob {
+            glob: glob.to_string(),
+            reason: e.kind().to_string(),
+        })
+}
+
+/// `src/**/*.ts` → (`src`, `**/*.ts`); `*.ts` → (`.`, `*.ts`); `None` when `raw` has no glob
+/// metacharacter.
+fn split_glob(raw: &str) -> Option<(&str, &str)> {
+    let first_meta = raw.find(['*', '?', '[', '{'])?;
+    match raw[..first_meta].rfind('/') {
+        Some(0) => Some(("/", &raw[1..])),
+        Some(slash) => Some((&raw[..slash], &raw[slash + 1..])),
+        None => Some((".", raw)),
+    }
+}
+
+/// `path` (relative to `root` or absolute) canonicalized; it must exist and stay inside `root`.
+fn resolve(root: &Path, shown: &str, path: &str) -> Result<PathBuf, AstError> {
+    let joined = root.join(path);
+    let abs = joined.canonicalize().map_err(|source| {
+        if source.kind() == std::io::ErrorKind::NotFound {
+            AstError::PathNotFound {
+                path: shown.to_string(),
+            }
+        } else {
+            AstError::Io {
+                path: joined.clone(),
+                source,
+            }
+        }
+    })?;
+    if !abs.starts_with(root) {
+        return Err(AstError::OutsideRoot {
+            path: shown.to_string(),
+        });
+    }
+    Ok(abs)
+}
+
+/// Root-relative display path with `/` separators (the file name if `abs` is the root itself).
+pub(crate) fn display_path(root: &Path, abs: &Path) -> String {
+    let rel = abs.strip_prefix(root).unwrap_or(abs);
+    let parts: Vec<String> = rel
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect();
+    if parts.is_empty() {
+        abs.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    } else {
+        parts.join("/")
+    }
+}
+
+/// Regular files under `dir` (symlinks not followed), filtered by `matcher` on the path relative
+/// to `dir`. Unreadable entries are skipped.
+fn walk(dir: &Path, matcher: Option<&GlobMatcher>, allow_node_modules: bool) -> Vec<PathBuf> {
+    let mut builder = WalkBuilder::new(dir);
+    builder
+        .hidden(false)
+        .git_ignore(true)
+        .git_exclude(true)
+        .git_global(true)
+        .ignore(true)
+        .parents(true)
+        .require_git(false)
+        .follow_links(false)
+        .filter_entry(move |entry| {
+            if entry.depth() == 0 || !entry.file_type().is_some_and(|t| t.is_dir()) {
+                return true;
+            }
+            let name = entry.file_name();
+            name != ".git" && (allow_node_modules || name != "node_modules")
+        });
+    let mut out = Vec::new();
+    for entry in builder.build().flatten() {
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let path = entry.path();
+        if let Some(m) = matcher {
+            let rel = path.strip_prefix(dir).unwrap_or(path);
+            if !m.is_match(rel) {
+                continue;
+            }
+        }
+        out.push(path.to_path_buf());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn tree() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        for (p, body) in [
+            ("a.ts", "a"),
+            ("src/b.ts", "b"),
+            ("src/deep/c.tsx", "c"),
+            ("src/ignored.ts", "x"),
+            (".hidden/h.ts", "h"),
+            ("node_modules/m/index.ts", "m"),
+            (".git/config.ts", "g"),
+            (".gitignore", "src/ignored.ts\n"),
+        ] {
+            let path = root.join(p);
+            fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            fs::write(path, body).expect("write");
+        }
+        dir
+    }
+
+    fn names(paths: &[&str], glob: Option<&str>, root: &Path) -> Vec<String> {
+        let owned: Vec<String> = paths.iter().map(|s| s.to_string()).collect();
+        collect(root, &owned, glob)
+            .expect("collect")
+            .into_iter()
+            .map(|c| c.display)
+            .collect()
+    }
+
+    #[test]
+    fn walk_honours_gitignore_hidden_and_node_modules() {
+        let dir = tree();
+        assert_eq!(
+            names(&["."], None, dir.path()),
+            [
+                ".gitignore",
+                ".hidden/h.ts",
+                "a.ts",
+                "src/b.ts",
+                "src/deep/c.tsx"
+            ]
+        );
+    }
+
+    #[test]
+    fn globs_in_paths_and_glob_filter() {
+        let dir = tree();
+        assert_eq!(names(&["*.ts"], None, dir.path()), ["a.ts"]);
+        assert_eq!(
+            names(&["src/**/*.ts*"], None, dir.path()),
+            ["src/b.ts", "src/deep/c.tsx"]
+        );
+        assert_eq!(names(&["src"], Some("*.ts"), dir.path()), ["src/b.ts"]);
+        assert_eq!(
+            names(&["**/node_modules/**/*.ts"], None, dir.path()),
+            ["node_modules/m/index.ts"]
+        );
+    }
+
+    #[test]
+    fn explicit_files_win_over_ignores_and_dedupe() {
+        let dir = tree();
+        assert_eq!(
+            names(
+                &["src/ignored.ts", "./src/ignored.ts", "src/b.ts"],
+                None,
+                dir.path()
+            ),
+            ["src/b.ts", "src/ignored.ts"]
+        );
+    }
+
+    #[test]
+    fn refusals() {
+        let dir = tree();
+        let root = dir.path();
+        let err = |p: &str| collect(root, &[p.to_string()], None).expect_err(p);
+        assert!(matches!(err("missing.ts"), AstError::PathNotFound { .. }));
+        assert!(matches!(err("  "), AstError::EmptyPath { index: 0 }));
+        assert!(matches!(err(".."), AstError::OutsideRoot { .. }));
+        assert!(matches!(err("src/[.ts"), AstError::BadGlob { .. }));
+        assert!(matches!(collect(root, &[], None), Err(AstError::NoPaths)));
+    }
+
+    #[test]
+    fn split_glob_finds_the_static_base() {
+        assert_eq!(split_glob("src/**/*.ts"), Some(("src", "**/*.ts")));
+        assert_eq!(split_glob("*.ts"), Some((".", "*.ts")));
+        assert_eq!(split_glob("/abs/*.ts"), Some(("/abs", "*.ts")));
+        assert_eq!(split_glob("src/a.ts"), None);
+    }
+}

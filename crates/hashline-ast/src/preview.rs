@@ -1,0 +1,332 @@
+//! The result of an ast_edit call ([`Preview`]), its seed-format rendering, and applying all or
+//! some of its matches.
+
+use std::collections::HashSet;
+use std::ops::Range;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::AstError;
+use crate::rewrite::{splice, Staged};
+
+/// How many parse-issue lines the rendering shows (`PARSE_ERRORS_LIMIT` of the seed).
+pub const PARSE_ISSUES_SHOWN: usize = 20;
+/// How many characters of a snippet's first line the rendering shows.
+pub const SNIPPET_CHARS: usize = 120;
+/// How many skipped nested matches the rendering lists.
+pub const SKIPPED_SHOWN: usize = 20;
+
+/// One replacement of a preview.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchEdit {
+    /// Stable id within the preview: `<file number>:<match number>`, both 1-based in preview order.
+    pub id: String,
+    /// Index of the rule (in [`crate::RewriteRequest::rules`]) that made it.
+    pub rule: usize,
+    /// Byte range replaced in the file's original bytes (a BOM counts).
+    pub byte_range: Range<usize>,
+    /// 1-based line where the match starts.
+    pub line: usize,
+    /// 1-based character column where the match starts.
+    pub column: usize,
+    /// The matched text.
+    pub before: String,
+    /// The replacement text.
+    pub after: String,
+}
+
+/// The planned rewrite of one file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileRewrite {
+    /// Root-relative display path (`/` separators).
+    pub path: String,
+    /// Canonical absolute path.
+    pub abs: PathBuf,
+    /// Hashline tag of the file as read (BOM-free, LF-normalized text); the `¶PATH#TAG` header.
+    pub tag: String,
+    /// The bytes the preview was computed from (the staleness fingerprint).
+    pub original: Vec<u8>,
+    /// The bytes after every match is applied.
+    pub rewritten: Vec<u8>,
+    /// The replacements, in file order.
+    pub matches: Vec<MatchEdit>,
+}
+
+/// A match not rewritten because it sits inside another match of the same rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkippedMatch {
+    /// Display path of the file.
+    pub path: String,
+    /// Index of the rule.
+    pub rule: usize,
+    /// Pattern of the rule.
+    pub pattern: String,
+    /// 1-based line of the skipped match.
+    pub line: usize,
+    /// 1-based line of the enclosing match that is rewritten.
+    pub outer_line: usize,
+}
+
+/// A file or pattern that could not be used, as one display line
+/// (`src/a.ts: parse error (syntax tree contains error nodes)`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ParseIssue {
+    /// Display path of the file, when the issue is about one file.
+    pub path: Option<String>,
+    /// The full line shown to the model.
+    pub message: String,
+}
+
+impl std::fmt::Display for ParseIssue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// The outcome of an ast_edit call: what would change, nothing written.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Preview {
+    /// Files with at least one replacement, sorted by display path.
+    pub files: Vec<FileRewrite>,
+    /// Files skipped (syntax errors, unreadable, unknown language) and patterns that did not
+    /// compile, deduplicated, in discovery order.
+    pub parse_issues: Vec<ParseIssue>,
+    /// Nested matches that yielded to their enclosing match of the same rule.
+    pub skipped: Vec<SkippedMatch>,
+    /// The file cap stopped the run; later files were not considered.
+    pub limit_reached: bool,
+    /// How many candidate files were parsed.
+    pub files_searched: usize,
+}
+
+/// First line of `s`, at most [`SNIPPET_CHARS`] characters, without a trailing `\r`.
+fn snippet(s: &str) -> String {
+    let first = s.split('\n').next().unwrap_or("");
+    let first = first.strip_suffix('\r').unwrap_or(first);
+    first.chars().take(SNIPPET_CHARS).collect()
+}
+
+impl Preview {
+    /// Total number of replacements.
+    pub fn total_replacements(&self) -> usize {
+        self.files.iter().map(|f| f.matches.len()).sum()
+    }
+
+    /// Every match id, in preview order.
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.files
+            .iter()
+            .flat_map(|f| f.matches.iter().map(|m| m.id.as_str()))
+    }
+
+    /// The model-facing text: per file a `¶PATH#TAG` header and `-LINE:before` / `+LINE:after`
+    /// rows (first line of each snippet, at most 120 characters), then the skipped nested
+    /// matches, `Limit reached; narrow paths.` and the parse issues (at most 20 lines). Without
+    /// replacements: `No replacements made` and the parse issues.
+    pub fn render(&self) -> String {
+        let mut out: Vec<String> = Vec::new();
+        if self.total_replacements() == 0 {
+            out.push("No replacements made".to_string());
+            out.extend(self.render_issues());
+            return out.join("\n");
+        }
+        for file in &self.files {
+            if !out.is_empty() {
+                out.push(String::new());
+            }
+            out.push(format!("¶{}#{}", file.path, file.tag));
+            for m in &file.matches {
+                out.push(format!("-{}:{}", m.line, snippet(&m.before)));
+                out.push(format!("+{}:{}", m.line, snippet(&m.after)));
+            }
+        }
+        if !self.skipped.is_empty() {
+            out.push(String::new());
+            let n = self.skipped.len();
+            out.push(format!(
+                "Skipped {n} nested match{} inside a match of the same rule (the outer match is rewritten; run ast_edit again after applying to rewrite the inner ones):",
+                if n == 1 { "" } else { "es" }
+            ));
+            for s in self.skipped.iter().take(SKIPPED_SHOWN) {
+                out.push(format!(
+                    "- {}:{} inside line {} (`{}`)",
+                    s.path, s.line, s.outer_line, s.pattern
+                ));
+            }
+            if n > SKIPPED_SHOWN {
+                out.push(format!("- … {} more", n - SKIPPED_SHOWN));
+            }
+        }
+        if self.limit_reached {
+            out.push(String::new());
+            out.push("Limit reached; narrow paths.".to_string());
+        }
+        let issues = self.render_issues();
+        if !issues.is_empty() {
+            out.push(String::new());
+            out.extend(issues);
+        }
+        out.join("\n")
+    }
+
+    /// `Parse issues:` (or `Parse issues (20 / N):`) and one `- …` line per issue.
+    fn render_issues(&self) -> Vec<String> {
+        let total = self.parse_issues.len();
+        if total == 0 {
+            return Vec::new();
+        }
+        let shown = total.min(PARSE_ISSUES_SHOWN);
+        let header = if total > shown {
+            format!("Parse issues ({shown} / {total}):")
+        } else {
+            "Parse issues:".to_string()
+        };
+        std::iter::once(header)
+            .chain(
+                self.parse_issues
+                    .iter()
+                    .take(shown)
+                    .map(|i| format!("- {i}")),
+            )
+            .collect()
+    }
+
+    /// The new bytes of every file with replacements.
+    pub fn outputs(&self) -> Vec<(PathBuf, Vec<u8>)> {
+        self.files
+            .iter()
+            .map(|f| (f.abs.clone(), f.rewritten.clone()))
+            .collect()
+    }
+
+    /// The new bytes of every file that has one of the chosen matches, with only the chosen
+    /// matches applied (matches never overlap, so any subset is consistent). An unknown id
+    /// refuses the whole choice.
+    pub fn apply_only(&self, ids: &[String]) -> Result<Vec<(PathBuf, Vec<u8>)>, AstError> {
+        let wanted: HashSet<&str> = ids.iter().map(|s| s.trim()).collect();
+        let known: HashSet<&str> = self.ids().collect();
+        if let Some(bad) = ids.iter().find(|id| !known.contains(id.trim())) {
+            let mut list: Vec<&str> = self.ids().take(10).collect();
+            if known.len() > 10 {
+                list.push("…");
+            }
+            return Err(AstError::UnknownMatch {
+                id: bad.clone(),
+                known: list.join(", "),
+            });
+        }
+        let mut out = Vec::new();
+        for file in &self.files {
+            let chosen: Vec<Staged> = file
+                .matches
+                .iter()
+                .filter(|m| wanted.contains(m.id.as_str()))
+                .map(|m| Staged {
+                    rule: m.rule,
+                    range: m.byte_range.clone(),
+                    line: m.line,
+                    column: m.column,
+                    before: m.before.clone(),
+                    after: m.after.clone(),
+                })
+                .collect();
+            if chosen.is_empty() {
+                continue;
+            }
+            let refs: Vec<&Staged> = chosen.iter().collect();
+            out.push((file.abs.clone(), splice(&file.original, &refs)));
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Preview {
+        let original = b"foo(1);\nfoo(2);\n".to_vec();
+        let m = |n: usize, range: Range<usize>, line: usize, before: &str, after: &str| MatchEdit {
+            id: format!("1:{n}"),
+            rule: 0,
+            byte_range: range,
+            line,
+            column: 1,
+            before: before.into(),
+            after: after.into(),
+        };
+        Preview {
+            files: vec![FileRewrite {
+                path: "a.ts".into(),
+                abs: PathBuf::from("/r/a.ts"),
+                tag: "ABCD".into(),
+                original,
+                rewritten: b"bar(1);\nbar(2);\n".to_vec(),
+                matches: vec![
+                    m(1, 0..6, 1, "foo(1)", "bar(1)"),
+                    m(2, 8..14, 2, "foo(2)", "bar(2)"),
+                ],
+            }],
+            files_searched: 1,
+            ..Preview::default()
+        }
+    }
+
+    #[test]
+    fn renders_seed_rows() {
+        assert_eq!(
+            sample().render(),
+            "¶a.ts#ABCD\n-1:foo(1)\n+1:bar(1)\n-2:foo(2)\n+2:bar(2)"
+        );
+    }
+
+    #[test]
+    fn renders_empty_with_capped_issues() {
+        let mut p = Preview::default();
+        assert_eq!(p.render(), "No replacements made");
+        p.parse_issues = (0..25)
+            .map(|i| ParseIssue {
+                path: None,
+                message: format!("f{i}.ts: parse error"),
+            })
+            .collect();
+        let text = p.render();
+        assert!(
+            text.starts_with("No replacements made\nParse issues (20 / 25):\n- f0.ts: parse error")
+        );
+        assert_eq!(text.lines().count(), 22);
+    }
+
+    #[test]
+    fn renders_limit_and_truncates_snippets() {
+        let mut p = sample();
+        p.files[0].matches[0].before = format!("{}\nsecond", "x".repeat(200));
+        p.limit_reached = true;
+        let text = p.render();
+        assert!(text.contains(&format!("-1:{}\n", "x".repeat(120))));
+        assert!(text.ends_with("\n\nLimit reached; narrow paths."));
+    }
+
+    #[test]
+    fn serde_round_trip_keeps_everything() {
+        let p = sample();
+        let json = serde_json::to_string(&p).expect("serialize");
+        let back: Preview = serde_json::from_str(&json).expect("deserialize");
+        assert_eq!(back, p);
+    }
+
+    #[test]
+    fn apply_only_uses_the_chosen_matches() {
+        let p = sample();
+        let out = p.apply_only(&["1:2".to_string()]).expect("ok");
+        assert_eq!(
+            out,
+            [(PathBuf::from("/r/a.ts"), b"foo(1);\nbar(2);\n".to_vec())]
+        );
+        assert!(p.apply_only(&[]).expect("ok").is_empty());
+        let err = p.apply_only(&["9:9".to_string()]).expect_err("unknown");
+        assert_eq!(err.code(), hashline_core::ErrorCode::BadRef);
+        assert!(err.to_string().contains("1:1, 1:2"), "{err}");
+    }
+}

@@ -1,0 +1,341 @@
+//! Rewriting one file's original tree with compiled rules.
+//!
+//! Every rule runs on the original tree; a match nested in an earlier match of the same rule
+//! yields to it (reported as skipped); byte-identical edits of two rules count once; any other
+//! overlap between rules refuses the call.
+
+use std::collections::HashSet;
+use std::ops::Range;
+
+use ast_grep_core::tree_sitter::StrDoc;
+use ast_grep_core::AstGrep;
+use ast_grep_language::SupportLang;
+
+use crate::compile::CompiledRule;
+use crate::error::AstError;
+
+/// One replacement staged in a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Staged {
+    pub rule: usize,
+    /// Byte range in the file's original bytes (BOM included).
+    pub range: Range<usize>,
+    pub line: usize,
+    pub column: usize,
+    pub before: String,
+    pub after: String,
+}
+
+/// A match that yielded to an enclosing match of the same rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Nested {
+    pub rule: usize,
+    pub line: usize,
+    pub outer_line: usize,
+}
+
+/// What rewriting one file produced.
+pub(crate) enum FileOutcome {
+    /// The file cannot be rewritten: the issue to list.
+    Issue(String),
+    /// The staged edits (sorted, non-overlapping; possibly none) and the skipped nested matches.
+    Rewrite {
+        original: Vec<u8>,
+        edits: Vec<Staged>,
+        nested: Vec<Nested>,
+    },
+}
+
+const BOM: &str = "\u{feff}";
+
+/// Byte offsets of line starts, for 1-based line/column lookups in O(log n).
+struct LineIndex<'t> {
+    text: &'t str,
+    starts: Vec<usize>,
+}
+
+impl<'t> LineIndex<'t> {
+    fn new(text: &'t str) -> Self {
+        let starts = std::iter::once(0)
+            .chain(
+                text.bytes()
+                    .enumerate()
+                    .filter(|(_, b)| *b == b'\n')
+                    .map(|(i, _)| i + 1),
+            )
+            .collect();
+        Self { text, starts }
+    }
+
+    /// 1-based line and 1-based character column of byte `pos`.
+    fn line_col(&self, pos: usize) -> (usize, usize) {
+        let line = self.starts.partition_point(|&s| s <= pos);
+        let start = self
+            .starts
+            .get(line.saturating_sub(1))
+            .copied()
+            .unwrap_or(0);
+        let column = self.text.get(start..pos).map_or(0, |s| s.chars().count());
+        (line.max(1), column + 1)
+    }
+}
+
+/// Rewrite `original` (the bytes of `display`) with `rules`, all compiled for `lang`.
+/// `rules` are in application order; `patterns[i]` is the pattern text of request rule `i`.
+pub(crate) fn rewrite_file(
+    display: &str,
+    original: Vec<u8>,
+    lang: SupportLang,
+    rules: &[&CompiledRule],
+    patterns: &[String],
+) -> Result<FileOutcome, AstError> {
+    let Ok(text) = std::str::from_utf8(&original) else {
+        return Ok(FileOutcome::Issue(format!(
+            "{display}: not UTF-8 text; skipped"
+        )));
+    };
+    let (offset, src) = match text.strip_prefix(BOM) {
+        Some(rest) => (BOM.len(), rest),
+        None => (0, text),
+    };
+    let crlf = text
+        .find('\n')
+        .is_some_and(|i| i > 0 && text.as_bytes()[i - 1] == b'\r');
+    let Ok(ast) = AstGrep::<StrDoc<SupportLang>>::try_new(src, lang) else {
+        return Ok(FileOutcome::Issue(format!(
+            "{display}: parse error (the parser produced no tree)"
+        )));
+    };
+    let root = ast.root();
+    if root.get_inner_node().has_error() {
+        return Ok(FileOutcome::Issue(format!(
+            "{display}: parse error (syntax tree contains error nodes)"
+        )));
+    }
+    let lines = LineIndex::new(text);
+    let mut edits: Vec<Staged> = Vec::new();
+    let mut nested = Vec::new();
+    for compiled in rules {
+        // Every match of every variant of the rule, one per byte range, in pre-order (outer
+        // before inner: tree nodes either nest or are disjoint).
+        let mut seen_ranges: HashSet<(usize, usize)> = HashSet::new();
+        let mut found: Vec<(Range<usize>, Vec<u8>)> = Vec::new();
+        for pattern in &compiled.patterns {
+            for m in root.find_all(pattern) {
+                let r = m.range();
+                if seen_ranges.insert((r.start, r.end)) {
+                    found.push((r, m.replace_by(&compiled.fix).inserted_text));
+                }
+            }
+        }
+        found.sort_by(|a, b| a.0.start.cmp(&b.0.start).then(b.0.end.cmp(&a.0.end)));
+        let mut outer: Option<(Range<usize>, usize)> = None;
+        for (r, inserted) in found {
+            let range = r.start + offset..r.end + offset;
+            let (line, column) = lines.line_col(range.start);
+            if let Some((outer_range, outer_line)) = &outer {
+                if range.start < outer_range.end && range.end <= outer_range.end {
+                    nested.push(Nested {
+                        rule: compiled.rule,
+                        line,
+                        outer_line: *outer_line,
+                    });
+                    continue;
+                }
+            }
+            outer = Some((range.clone(), line));
+            let mut after = String::from_utf8_lossy(&inserted).into_owned();
+            if crlf {
+                after = to_crlf(&after);
+            }
+            let before = text[range.clone()].to_string();
+            if before == after {
+                continue;
+            }
+            edits.push(Staged {
+                rule: compiled.rule,
+                range,
+                line,
+                column,
+                before,
+                after,
+            });
+        }
+    }
+    // Byte-identical edits of different rules count once (the first rule in order wins).
+    let mut seen: HashSet<(usize, usize, String)> = HashSet::with_capacity(edits.len());
+    let mut unique: Vec<Staged> = Vec::with_capacity(edits.len());
+    for e in edits {
+        if seen.insert((e.range.start, e.range.end, e.after.clone())) {
+            unique.push(e);
+        }
+    }
+    unique.sort_by_key(|e| (e.range.start, e.range.end));
+    for pair in unique.windows(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        if b.range.start < a.range.end || (b.range.start == a.range.start && a.range.is_empty()) {
+            return Err(AstError::EditConflict {
+                first_rule: patterns.get(a.rule).cloned().unwrap_or_default(),
+                first_at: format!("{display}:{}:{}", a.line, a.column),
+                second_rule: patterns.get(b.rule).cloned().unwrap_or_default(),
+                second_at: format!("{display}:{}:{}", b.line, b.column),
+            });
+        }
+    }
+    Ok(FileOutcome::Rewrite {
+        original,
+        edits: unique,
+        nested,
+    })
+}
+
+/// `\n` not preceded by `\r` becomes `\r\n`.
+fn to_crlf(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    let mut prev = '\0';
+    for c in s.chars() {
+        if c == '\n' && prev != '\r' {
+            out.push('\r');
+        }
+        out.push(c);
+        prev = c;
+    }
+    out
+}
+
+/// `original` with `edits` (sorted, non-overlapping byte ranges) spliced in.
+pub(crate) fn splice(original: &[u8], edits: &[&Staged]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(original.len());
+    let mut at = 0;
+    for e in edits {
+        out.extend_from_slice(&original[at..e.range.start]);
+        out.extend_from_slice(e.after.as_bytes());
+        at = e.range.end;
+    }
+    out.extend_from_slice(&original[at..]);
+    out
+}
+
+#[cfg(all(test, feature = "lang-typescript"))]
+mod tests {
+    use super::*;
+    use crate::compile::{compile_rule, Compiled};
+    use crate::lang::{self, LangSpec};
+    use crate::request::{Rule, Strictness};
+
+    fn ts() -> &'static LangSpec {
+        lang::spec_for_name("ts").expect("ts")
+    }
+
+    fn compiled(rules: &[(&str, &str)]) -> Vec<CompiledRule> {
+        rules
+            .iter()
+            .enumerate()
+            .map(
+                |(i, (p, r))| match compile_rule(i, &Rule::new(*p, *r), ts(), Strictness::Smart) {
+                    Ok(Compiled::Ok(c)) => c,
+                    Ok(Compiled::Failed(e)) => panic!("{p}: {e}"),
+                    Err(e) => panic!("{p}: {e}"),
+                },
+            )
+            .collect()
+    }
+
+    fn run(rules: &[(&str, &str)], src: &str) -> Result<FileOutcome, AstError> {
+        let c = compiled(rules);
+        let refs: Vec<&CompiledRule> = c.iter().collect();
+        let pats: Vec<String> = rules.iter().map(|r| r.0.to_string()).collect();
+        rewrite_file(
+            "a.ts",
+            src.as_bytes().to_vec(),
+            SupportLang::TypeScript,
+            &refs,
+            &pats,
+        )
+    }
+
+    fn rewritten(outcome: FileOutcome) -> (String, Vec<Staged>, Vec<Nested>) {
+        match outcome {
+            FileOutcome::Rewrite {
+                original,
+                edits,
+                nested,
+            } => {
+                let refs: Vec<&Staged> = edits.iter().collect();
+                (
+                    String::from_utf8(splice(&original, &refs)).expect("utf8"),
+                    edits,
+                    nested,
+                )
+            }
+            FileOutcome::Issue(i) => panic!("issue: {i}"),
+        }
+    }
+
+    #[test]
+    fn line_index_counts_lines_and_characters() {
+        let idx = LineIndex::new("ab\néx\n\nz");
+        assert_eq!(idx.line_col(0), (1, 1));
+        assert_eq!(idx.line_col(2), (1, 3));
+        assert_eq!(idx.line_col(3), (2, 1));
+        assert_eq!(idx.line_col(5), (2, 2), "é is one character");
+        assert_eq!(idx.line_col(7), (3, 1));
+        assert_eq!(idx.line_col(8), (4, 1));
+    }
+
+    #[test]
+    fn nested_match_yields_to_outer() {
+        let (out, edits, nested) =
+            rewritten(run(&[("foo($A)", "bar($A)")], "foo(foo(1));\n").expect("ok"));
+        assert_eq!(out, "bar(foo(1));\n");
+        assert_eq!(edits.len(), 1);
+        assert_eq!(
+            nested,
+            [Nested {
+                rule: 0,
+                line: 1,
+                outer_line: 1
+            }]
+        );
+    }
+
+    #[test]
+    fn cross_rule_overlap_refuses() {
+        let err = run(
+            &[("$E.unwrap()", "$E!"), ("foo($$$A)", "bar($$$A)")],
+            "foo(1, 2).unwrap();\n",
+        )
+        .err()
+        .expect("conflict");
+        assert!(matches!(err, AstError::EditConflict { .. }), "{err}");
+        assert!(err.to_string().contains("a.ts:1:1"), "{err}");
+    }
+
+    #[test]
+    fn identical_edits_of_two_rules_count_once() {
+        let (out, edits, _) = rewritten(
+            run(&[("foo($A)", "bar($A)"), ("foo(1)", "bar(1)")], "foo(1);\n").expect("ok"),
+        );
+        assert_eq!(out, "bar(1);\n");
+        assert_eq!(edits.len(), 1);
+        assert_eq!(edits[0].rule, 0);
+    }
+
+    #[test]
+    fn syntax_error_file_is_an_issue_and_noop_is_dropped() {
+        match run(&[("foo($A)", "bar($A)")], "foo(1\n").expect("ok") {
+            FileOutcome::Issue(i) => assert!(i.contains("syntax tree contains error nodes"), "{i}"),
+            FileOutcome::Rewrite { .. } => panic!("should be an issue"),
+        }
+        let (out, edits, _) = rewritten(run(&[("foo($A)", "foo($A)")], "foo(1);\n").expect("ok"));
+        assert_eq!((out.as_str(), edits.len()), ("foo(1);\n", 0));
+    }
+
+    #[test]
+    fn bom_and_crlf_are_kept() {
+        let src = "\u{feff}if (x) {\r\n  foo(1);\r\n}\r\n";
+        let (out, edits, _) = rewritten(run(&[("foo($A)", "bar(\n  $A\n)")], src).expect("ok"));
+        assert_eq!(out, "\u{feff}if (x) {\r\n  bar(\r\n    1\r\n  );\r\n}\r\n");
+        assert_eq!((edits[0].line, edits[0].column), (2, 3));
+    }
+}

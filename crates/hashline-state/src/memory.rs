@@ -1,0 +1,185 @@
+//! [`MemoryStore`]: the bounded in-memory snapshot store.
+//!
+//! One process, one session: the store lives as long as the value. Paths are kept in
+//! most-recently-used order in a small vector (at most [`MAX_PATHS`] entries, so a linear scan
+//! beats hashing), each with its versions newest first.
+
+use std::sync::{Mutex, MutexGuard};
+
+use crate::{now_ms, Limits, Snapshot, SnapshotStore, StoreError, MAX_PATHS, MAX_VERSIONS};
+
+/// One path's versions, newest first.
+#[derive(Debug)]
+struct PathEntry {
+    path: String,
+    versions: Vec<Snapshot>,
+}
+
+/// The in-memory LRU store: [`MAX_PATHS`] paths × [`MAX_VERSIONS`] versions by default.
+///
+/// Thread-safe (a [`Mutex`] inside); every operation is O(paths + versions).
+#[derive(Debug)]
+pub struct MemoryStore {
+    limits: Limits,
+    /// Most recently used first.
+    paths: Mutex<Vec<PathEntry>>,
+}
+
+impl Default for MemoryStore {
+    fn default() -> Self {
+        MemoryStore::new()
+    }
+}
+
+impl MemoryStore {
+    /// An empty store with the seed's limits ([`MAX_PATHS`], [`MAX_VERSIONS`]).
+    pub fn new() -> MemoryStore {
+        MemoryStore::with_limits(MAX_PATHS, MAX_VERSIONS)
+    }
+
+    /// An empty store keeping at most `max_paths` paths and `max_versions` versions per path
+    /// (each at least 1; a 0 is raised to 1).
+    pub fn with_limits(max_paths: usize, max_versions: usize) -> MemoryStore {
+        MemoryStore {
+            limits: Limits::new(max_paths, max_versions),
+            paths: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The guarded state. A poisoned lock only means another thread panicked mid-call; every
+    /// mutation below leaves the vector consistent at each step, so the data is still usable.
+    fn lock(&self) -> MutexGuard<'_, Vec<PathEntry>> {
+        self.paths
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// Moves the entry for `path` to the front (most recent) and returns it.
+fn touch<'a>(paths: &'a mut Vec<PathEntry>, path: &str) -> Option<&'a mut PathEntry> {
+    let index = paths.iter().position(|entry| entry.path == path)?;
+    if index != 0 {
+        let entry = paths.remove(index);
+        paths.insert(0, entry);
+    }
+    paths.first_mut()
+}
+
+impl SnapshotStore for MemoryStore {
+    fn record(&self, path: &str, text: &str) -> Result<String, StoreError> {
+        let tag = crate::file_tag(text);
+        let snapshot = Snapshot {
+            path: path.to_owned(),
+            text: text.to_owned(),
+            tag: tag.clone(),
+            time_ms: now_ms(),
+        };
+        let mut paths = self.lock();
+        match touch(&mut paths, path) {
+            Some(entry) => {
+                // Read fusion: an identical tag replaces its old slot and becomes the head.
+                entry.versions.retain(|version| version.tag != tag);
+                entry.versions.insert(0, snapshot);
+                entry.versions.truncate(self.limits.max_versions);
+            }
+            None => {
+                paths.insert(
+                    0,
+                    PathEntry {
+                        path: path.to_owned(),
+                        versions: vec![snapshot],
+                    },
+                );
+                paths.truncate(self.limits.max_paths);
+            }
+        }
+        Ok(tag)
+    }
+
+    fn head(&self, path: &str) -> Result<Option<Snapshot>, StoreError> {
+        let mut paths = self.lock();
+        Ok(touch(&mut paths, path).and_then(|entry| entry.versions.first().cloned()))
+    }
+
+    fn by_tag(&self, path: &str, tag: &str) -> Result<Option<Snapshot>, StoreError> {
+        let mut paths = self.lock();
+        Ok(touch(&mut paths, path)
+            .and_then(|entry| entry.versions.iter().find(|v| v.tag == tag).cloned()))
+    }
+
+    fn versions(&self, path: &str) -> Result<Vec<Snapshot>, StoreError> {
+        let paths = self.lock();
+        Ok(paths
+            .iter()
+            .find(|entry| entry.path == path)
+            .map(|entry| entry.versions.clone())
+            .unwrap_or_default())
+    }
+
+    fn invalidate(&self, path: &str) -> Result<(), StoreError> {
+        self.lock().retain(|entry| entry.path != path);
+        Ok(())
+    }
+
+    fn clear(&self) -> Result<(), StoreError> {
+        self.lock().clear();
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fused_record_moves_version_to_front() {
+        let store = MemoryStore::new();
+        let a = store.record("/p", "a\n").expect("memory store never fails");
+        let b = store.record("/p", "b\n").expect("memory store never fails");
+        assert_ne!(a, b);
+        assert_eq!(store.record("/p", "a\n").expect("infallible"), a);
+        let tags: Vec<String> = store
+            .versions("/p")
+            .expect("infallible")
+            .into_iter()
+            .map(|s| s.tag)
+            .collect();
+        assert_eq!(tags, vec![a, b]);
+    }
+
+    #[test]
+    fn head_refreshes_recency() {
+        let store = MemoryStore::with_limits(2, 4);
+        store.record("/a", "a\n").expect("infallible");
+        store.record("/b", "b\n").expect("infallible");
+        // Touch /a so /b is the least recently used.
+        assert!(store.head("/a").expect("infallible").is_some());
+        store.record("/c", "c\n").expect("infallible");
+        assert!(store.head("/b").expect("infallible").is_none());
+        assert!(store.head("/a").expect("infallible").is_some());
+        assert!(store.head("/c").expect("infallible").is_some());
+    }
+
+    #[test]
+    fn versions_bounded_and_newest_first() {
+        let store = MemoryStore::new();
+        for i in 0..6 {
+            store.record("/p", &format!("v{i}\n")).expect("infallible");
+        }
+        let texts: Vec<String> = store
+            .versions("/p")
+            .expect("infallible")
+            .into_iter()
+            .map(|s| s.text)
+            .collect();
+        assert_eq!(texts, vec!["v5\n", "v4\n", "v3\n", "v2\n"]);
+    }
+
+    #[test]
+    fn zero_limits_are_raised_to_one() {
+        let store = MemoryStore::with_limits(0, 0);
+        store.record("/p", "x\n").expect("infallible");
+        store.record("/p", "y\n").expect("infallible");
+        assert_eq!(store.versions("/p").expect("infallible").len(), 1);
+    }
+}

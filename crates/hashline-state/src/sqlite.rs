@@ -1,0 +1,325 @@
+//! [`SqliteStore`]: the snapshot store on SQLite, shared by every process of a session.
+//!
+//! One database file, `state.sqlite3`, inside the state directory. WAL mode lets readers and one
+//! writer work at once; every call runs in one `BEGIN IMMEDIATE` transaction (a `busy_timeout`
+//! waits for other processes), so concurrent CLI calls of one session see a consistent store.
+//!
+//! Opening is cheap once the database exists: open, set the busy timeout and
+//! `synchronous = NORMAL`, read `PRAGMA user_version`. Schema work only happens the first time.
+//!
+//! Other crates may keep their own tables in the same database through
+//! [`SqliteStore::connection`]; such tables must be prefixed with the owning crate's short name
+//! (`queue_…` for `hashline-queue`). This crate's tables are prefixed `state_`.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
+
+use crate::{now_ms, Limits, Snapshot, SnapshotStore, StoreError, MAX_PATHS, MAX_VERSIONS};
+
+/// The database file name inside the state directory.
+pub const DB_FILE: &str = "state.sqlite3";
+/// The schema version this build writes (`PRAGMA user_version`).
+pub const SCHEMA_VERSION: i64 = 1;
+/// How long a call waits for another process's write transaction.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+const SCHEMA_V1: &str = "
+CREATE TABLE IF NOT EXISTS state_snapshot (
+    id      INTEGER PRIMARY KEY,
+    session TEXT    NOT NULL,
+    path    TEXT    NOT NULL,
+    tag     TEXT    NOT NULL,
+    text    TEXT    NOT NULL,
+    time_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS state_snapshot_by_path ON state_snapshot (session, path, id);
+CREATE TABLE IF NOT EXISTS state_path (
+    session TEXT    NOT NULL,
+    path    TEXT    NOT NULL,
+    used    INTEGER NOT NULL,
+    PRIMARY KEY (session, path)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS state_path_by_use ON state_path (session, used);
+";
+
+/// The SQLite snapshot store of one session.
+///
+/// Versions are ordered by row id (a new or re-recorded version gets a fresh, larger id); path
+/// recency by a per-session counter in `state_path.used`.
+#[derive(Debug)]
+pub struct SqliteStore {
+    conn: Mutex<Connection>,
+    session: String,
+    limits: Limits,
+    db_path: PathBuf,
+}
+
+impl SqliteStore {
+    /// Opens (creating the directory and database if needed) the store of `session` in
+    /// `state_dir`, with the seed's limits.
+    pub fn open(state_dir: &Path, session: &str) -> Result<SqliteStore, StoreError> {
+        SqliteStore::open_with_limits(state_dir, session, MAX_PATHS, MAX_VERSIONS)
+    }
+
+    /// Like [`SqliteStore::open`] with other bounds (each raised to at least 1). Processes
+    /// sharing a session should use the same bounds: each call enforces its own.
+    pub fn open_with_limits(
+        state_dir: &Path,
+        session: &str,
+        max_paths: usize,
+        max_versions: usize,
+    ) -> Result<SqliteStore, StoreError> {
+        let db_path = state_dir.join(DB_FILE);
+        let backend = |message: String| StoreError::Backend {
+            path: db_path.display().to_string(),
+            message,
+        };
+        std::fs::create_dir_all(state_dir)
+            .map_err(|e| backend(format!("cannot create the state directory: {e}")))?;
+        let mut conn = Connection::open(&db_path).map_err(|e| backend(e.to_string()))?;
+        conn.busy_timeout(BUSY_TIMEOUT)
+            .map_err(|e| backend(e.to_string()))?;
+        // Per connection, no I/O: in WAL mode commits skip the fsync (a crash may lose the last
+        // records of a cache, never corrupt it).
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(|e| backend(e.to_string()))?;
+        ensure_schema(&mut conn).map_err(backend)?;
+        Ok(SqliteStore {
+            conn: Mutex::new(conn),
+            session: session.to_owned(),
+            limits: Limits::new(max_paths, max_versions),
+            db_path,
+        })
+    }
+
+    /// The session this store reads and writes.
+    pub fn session(&self) -> &str {
+        &self.session
+    }
+
+    /// The database file.
+    pub fn db_path(&self) -> &Path {
+        &self.db_path
+    }
+
+    /// The shared connection, for crates that keep their own tables in the same database.
+    /// Their table names must start with the crate's short name (`queue_…`); `state_…` is
+    /// this crate's. Hold the guard briefly: every store call waits for it.
+    pub fn connection(&self) -> MutexGuard<'_, Connection> {
+        // A poisoned lock means a panic mid-call; SQLite rolled the open transaction back
+        // when its guard dropped, so the connection is still consistent.
+        self.conn
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn error(&self, error: rusqlite::Error) -> StoreError {
+        StoreError::Backend {
+            path: self.db_path.display().to_string(),
+            message: error.to_string(),
+        }
+    }
+
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction, committing on success.
+    fn immediate<T>(
+        &self,
+        body: impl FnOnce(&rusqlite::Transaction<'_>) -> rusqlite::Result<T>,
+    ) -> Result<T, StoreError> {
+        let mut conn = self.connection();
+        let run = || -> rusqlite::Result<T> {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let value = body(&tx)?;
+            tx.commit()?;
+            Ok(value)
+        };
+        run().map_err(|e| self.error(e))
+    }
+
+    /// Marks `path` as the most recently used path of the session (if it is tracked).
+    fn touch(&self, tx: &Connection, path: &str) -> rusqlite::Result<()> {
+        tx.prepare_cached(
+            "UPDATE state_path SET used = (SELECT COALESCE(MAX(used), 0) + 1 FROM state_path
+             WHERE session = ?1) WHERE session = ?1 AND path = ?2",
+        )?
+        .execute(params![self.session, path])?;
+        Ok(())
+    }
+
+    fn find(
+        &self,
+        tx: &Connection,
+        path: &str,
+        tag: Option<&str>,
+    ) -> rusqlite::Result<Option<Snapshot>> {
+        tx.prepare_cached(
+            "SELECT tag, text, time_ms FROM state_snapshot
+             WHERE session = ?1 AND path = ?2 AND (?3 IS NULL OR tag = ?3)
+             ORDER BY id DESC LIMIT 1",
+        )?
+        .query_row(params![self.session, path, tag], |row| {
+            Ok(Snapshot {
+                path: path.to_owned(),
+                tag: row.get(0)?,
+                text: row.get(1)?,
+                time_ms: row
+                    .get::<_, i64>(2)
+                    .map(|t| u64::try_from(t).unwrap_or(0))?,
+            })
+        })
+        .optional()
+    }
+}
+
+/// Creates the schema on first use; afterwards only reads `user_version`.
+fn ensure_schema(conn: &mut Connection) -> Result<(), String> {
+    let version = user_version(conn).map_err(|e| e.to_string())?;
+    if version == SCHEMA_VERSION {
+        return Ok(());
+    }
+    if version > SCHEMA_VERSION {
+        return Err(format!(
+            "schema version {version} is newer than this build's ({SCHEMA_VERSION}); upgrade hashline"
+        ));
+    }
+    enable_wal(conn)?;
+    let mut create = || -> rusqlite::Result<()> {
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        // Another process may have created it while we waited for the write lock.
+        if user_version(&tx)? < SCHEMA_VERSION {
+            tx.execute_batch(SCHEMA_V1)?;
+            tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        }
+        tx.commit()
+    };
+    create().map_err(|e| format!("cannot create the schema: {e}"))
+}
+
+/// Switches the database to WAL mode. It must happen outside a transaction and is persistent,
+/// so it runs once per database. SQLite answers `SQLITE_BUSY` without calling the busy handler
+/// while another connection is creating the database, so this retries until [`BUSY_TIMEOUT`].
+/// A file system without WAL support keeps its journal mode: the store still works, with less
+/// concurrency.
+fn enable_wal(conn: &Connection) -> Result<(), String> {
+    let deadline = Instant::now() + BUSY_TIMEOUT;
+    loop {
+        match conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(())) {
+            Ok(()) => return Ok(()),
+            Err(e)
+                if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
+                    && Instant::now() < deadline =>
+            {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Err(e) => return Err(format!("cannot enable WAL mode: {e}")),
+        }
+    }
+}
+
+fn user_version(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.query_row("PRAGMA user_version", [], |row| row.get(0))
+}
+
+fn sql_int(value: usize) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
+}
+
+impl SnapshotStore for SqliteStore {
+    fn record(&self, path: &str, text: &str) -> Result<String, StoreError> {
+        let tag = crate::file_tag(text);
+        let time = i64::try_from(now_ms()).unwrap_or(i64::MAX);
+        self.immediate(|tx| {
+            let session = &self.session;
+            // Read fusion: the old row of this tag goes; the new row gets the largest id.
+            tx.prepare_cached("DELETE FROM state_snapshot WHERE session = ?1 AND path = ?2 AND tag = ?3")?
+                .execute(params![session, path, tag])?;
+            tx.prepare_cached(
+                "INSERT INTO state_snapshot (session, path, tag, text, time_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![session, path, tag, text, time])?;
+            tx.prepare_cached(
+                "DELETE FROM state_snapshot WHERE session = ?1 AND path = ?2 AND id NOT IN
+                 (SELECT id FROM state_snapshot WHERE session = ?1 AND path = ?2
+                  ORDER BY id DESC LIMIT ?3)",
+            )?
+            .execute(params![session, path, sql_int(self.limits.max_versions)])?;
+            tx.prepare_cached(
+                "INSERT INTO state_path (session, path, used) VALUES (?1, ?2,
+                 (SELECT COALESCE(MAX(used), 0) + 1 FROM state_path WHERE session = ?1))
+                 ON CONFLICT (session, path) DO UPDATE SET used = excluded.used",
+            )?
+            .execute(params![session, path])?;
+            let keep = sql_int(self.limits.max_paths);
+            tx.prepare_cached(
+                "DELETE FROM state_snapshot WHERE session = ?1 AND path IN
+                 (SELECT path FROM state_path WHERE session = ?1 ORDER BY used DESC LIMIT -1 OFFSET ?2)",
+            )?
+            .execute(params![session, keep])?;
+            tx.prepare_cached(
+                "DELETE FROM state_path WHERE session = ?1 AND path IN
+                 (SELECT path FROM state_path WHERE session = ?1 ORDER BY used DESC LIMIT -1 OFFSET ?2)",
+            )?
+            .execute(params![session, keep])?;
+            Ok(())
+        })?;
+        Ok(tag)
+    }
+
+    fn head(&self, path: &str) -> Result<Option<Snapshot>, StoreError> {
+        self.immediate(|tx| {
+            self.touch(tx, path)?;
+            self.find(tx, path, None)
+        })
+    }
+
+    fn by_tag(&self, path: &str, tag: &str) -> Result<Option<Snapshot>, StoreError> {
+        self.immediate(|tx| {
+            self.touch(tx, path)?;
+            self.find(tx, path, Some(tag))
+        })
+    }
+
+    fn versions(&self, path: &str) -> Result<Vec<Snapshot>, StoreError> {
+        let conn = self.connection();
+        let run = || -> rusqlite::Result<Vec<Snapshot>> {
+            let mut stmt = conn.prepare_cached(
+                "SELECT tag, text, time_ms FROM state_snapshot WHERE session = ?1 AND path = ?2
+                 ORDER BY id DESC",
+            )?;
+            let rows = stmt.query_map(params![self.session, path], |row| {
+                Ok(Snapshot {
+                    path: path.to_owned(),
+                    tag: row.get(0)?,
+                    text: row.get(1)?,
+                    time_ms: row
+                        .get::<_, i64>(2)
+                        .map(|t| u64::try_from(t).unwrap_or(0))?,
+                })
+            })?;
+            rows.collect()
+        };
+        run().map_err(|e| self.error(e))
+    }
+
+    fn invalidate(&self, path: &str) -> Result<(), StoreError> {
+        self.immediate(|tx| {
+            tx.prepare_cached("DELETE FROM state_snapshot WHERE session = ?1 AND path = ?2")?
+                .execute(params![self.session, path])?;
+            tx.prepare_cached("DELETE FROM state_path WHERE session = ?1 AND path = ?2")?
+                .execute(params![self.session, path])?;
+            Ok(())
+        })
+    }
+
+    fn clear(&self) -> Result<(), StoreError> {
+        self.immediate(|tx| {
+            tx.prepare_cached("DELETE FROM state_snapshot WHERE session = ?1")?
+                .execute(params![self.session])?;
+            tx.prepare_cached("DELETE FROM state_path WHERE session = ?1")?
+                .execute(params![self.session])?;
+            Ok(())
+        })
+    }
+}

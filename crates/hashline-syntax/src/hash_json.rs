@@ -1,1 +1,0 @@
-//! Request shape of the hash-anchored JSON edit dialect (seed 001).

@@ -1,1 +1,0 @@
-//! Request shape of the LINE#ID JSON edit dialect (seed 004).

@@ -1,0 +1,122 @@
+//! The command line's shape (clap derive).
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+use hashline::grammar::GrammarFormat;
+use hashline::{Anchors, Dialect};
+
+/// Read files with anchors; apply anchored patches exactly, or refuse them with a reason.
+#[derive(Debug, Parser)]
+#[command(name = "hashline", version, about, long_about = None)]
+pub struct Cli {
+    /// Every path is resolved against this directory and may not leave it [default: .]
+    #[arg(long, global = true, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Session state directory [default: $HASHLINE_STATE, $XDG_STATE_HOME/hashline, ~/.local/state/hashline]
+    #[arg(long, global = true, value_name = "DIR")]
+    pub state: Option<PathBuf>,
+    /// Session name: snapshots are per session [default: $HASHLINE_SESSION or `default`]
+    #[arg(long, global = true, value_name = "NAME")]
+    pub session: Option<String>,
+    /// Print one JSON object {ok, code, text, warnings, files} instead of the model-facing text
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print a file with anchors and record it in the session.
+    Read {
+        /// The file, relative to --root.
+        path: String,
+        /// First line to show (1-based).
+        #[arg(long, value_name = "N", allow_hyphen_values = true)]
+        offset: Option<String>,
+        /// How many lines to show.
+        #[arg(long, value_name = "N", allow_hyphen_values = true)]
+        limit: Option<String>,
+        /// Anchor style: tag (¶PATH#TAG + N:TEXT), hash (HASH:TEXT), lineid (N#ID|TEXT).
+        #[arg(long, default_value = "tag", value_parser = parse_anchors)]
+        anchors: Anchors,
+    },
+    /// Apply one patch read from FILE or standard input.
+    Edit {
+        /// auto, hashline, hash-json or lineid-json.
+        #[arg(long, default_value = "auto", value_parser = parse_dialect)]
+        dialect: Dialect,
+        /// Validate everything and print the diff that would result; write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// The patch file; `-` or nothing reads standard input.
+        file: Option<String>,
+    },
+    /// Create or replace a whole file and print the anchors of what was written.
+    Write {
+        /// The file, relative to --root.
+        path: String,
+        /// The content; `-` or nothing reads standard input.
+        file: Option<String>,
+        /// Anchor style of the printed auto-read.
+        #[arg(long, default_value = "tag", value_parser = parse_anchors)]
+        anchors: Anchors,
+    },
+    /// Print a grammar for constrained decoding.
+    Grammar {
+        /// lark, gbnf or json-schema.
+        #[arg(long, default_value = "lark", value_parser = parse_format)]
+        format: GrammarFormat,
+        /// hashline, hash-json or lineid-json.
+        #[arg(long, default_value = "hashline", value_parser = parse_dialect)]
+        dialect: Dialect,
+    },
+}
+
+fn parse_format(s: &str) -> Result<GrammarFormat, String> {
+    s.parse()
+}
+
+fn parse_anchors(s: &str) -> Result<Anchors, String> {
+    s.parse()
+}
+
+fn parse_dialect(s: &str) -> Result<Dialect, String> {
+    s.parse()
+}
+
+impl Cli {
+    /// `--root`, else the current directory.
+    pub fn root_dir(&self) -> PathBuf {
+        self.root.clone().unwrap_or_else(|| PathBuf::from("."))
+    }
+
+    /// `--state`, else `$HASHLINE_STATE`, `$XDG_STATE_HOME/hashline`, `~/.local/state/hashline`.
+    pub fn state_dir(&self) -> PathBuf {
+        if let Some(dir) = &self.state {
+            return dir.clone();
+        }
+        let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+        if let Some(dir) = env("HASHLINE_STATE") {
+            return dir;
+        }
+        if let Some(dir) = env("XDG_STATE_HOME") {
+            return dir.join("hashline");
+        }
+        match env("HOME") {
+            Some(home) => home.join(".local/state/hashline"),
+            None => std::env::temp_dir().join("hashline-state"),
+        }
+    }
+
+    /// `--session`, else `$HASHLINE_SESSION`, else `default`.
+    pub fn session_name(&self) -> String {
+        self.session
+            .clone()
+            .or_else(|| std::env::var("HASHLINE_SESSION").ok().filter(|s| !s.is_empty()))
+            .unwrap_or_else(|| "default".to_string())
+    }
+}

@@ -1,0 +1,23 @@
+//! Reading a command's input from a file or standard input.
+
+use std::io::Read;
+
+/// The bytes of `file`, or of standard input when it is `None` or `-`.
+pub fn read_bytes(file: Option<&str>) -> std::io::Result<Vec<u8>> {
+    match file {
+        None | Some("-") => {
+            let mut buf = Vec::new();
+            std::io::stdin().lock().read_to_end(&mut buf)?;
+            Ok(buf)
+        }
+        Some(path) => std::fs::read(path).map_err(|e| std::io::Error::new(e.kind(), format!("{path}: {e}"))),
+    }
+}
+
+/// The text of `file` or standard input; invalid UTF-8 is an error (a patch is text).
+pub fn read_text(file: Option<&str>) -> std::io::Result<String> {
+    let bytes = read_bytes(file)?;
+    String::from_utf8(bytes).map_err(|_| {
+        std::io::Error::new(std::io::ErrorKind::InvalidData, "the patch is not valid UTF-8 text")
+    })
+}

@@ -1,0 +1,98 @@
+//! Which dialect a request speaks, and which anchors a read shows.
+
+use std::str::FromStr;
+
+/// The edit dialects `hashline edit` understands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Dialect {
+    /// Detect from the input (see [`Dialect::detect`]).
+    #[default]
+    Auto,
+    /// The hashline patch language (seed `000`).
+    Hashline,
+    /// Hash-anchored JSON edits (seed `001`).
+    HashJson,
+    /// `LINE#ID` JSON edits (seed `004`).
+    LineidJson,
+}
+
+impl Dialect {
+    /// Detect the dialect of `input`: text whose first non-blank line starts with `¶` or
+    /// `*** Begin Patch` is the hashline language; a JSON object with `filePath` is
+    /// `lineid-json`; a JSON object with `path` and `edits` is `hash-json`. Anything else is
+    /// treated as the hashline language, whose parser explains what it expected.
+    pub fn detect(input: &str) -> Dialect {
+        let trimmed = input.trim_start_matches('\u{feff}').trim_start();
+        if trimmed.starts_with('{') {
+            if let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(trimmed) {
+                if map.contains_key("filePath") {
+                    return Dialect::LineidJson;
+                }
+                if map.contains_key("path") || map.contains_key("edits") {
+                    return Dialect::HashJson;
+                }
+            }
+        }
+        Dialect::Hashline
+    }
+
+    /// Resolve [`Dialect::Auto`] against `input`.
+    pub fn resolve(self, input: &str) -> Dialect {
+        match self {
+            Dialect::Auto => Dialect::detect(input),
+            other => other,
+        }
+    }
+}
+
+impl FromStr for Dialect {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "auto" => Ok(Dialect::Auto),
+            "hashline" => Ok(Dialect::Hashline),
+            "hash-json" => Ok(Dialect::HashJson),
+            "lineid-json" => Ok(Dialect::LineidJson),
+            _ => Err(format!("unknown dialect `{s}`: use auto, hashline, hash-json or lineid-json")),
+        }
+    }
+}
+
+/// The anchors a `read` (or the auto-read after `write`) shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Anchors {
+    /// `¶PATH#TAG` then `N:TEXT` (seed `000`).
+    #[default]
+    Tag,
+    /// `HASH:TEXT` (seed `001`).
+    Hash,
+    /// `N#ID|TEXT` (seed `004`).
+    Lineid,
+}
+
+impl FromStr for Anchors {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "tag" => Ok(Anchors::Tag),
+            "hash" => Ok(Anchors::Hash),
+            "lineid" => Ok(Anchors::Lineid),
+            _ => Err(format!("unknown anchors `{s}`: use tag, hash or lineid")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Dialect;
+
+    #[test]
+    fn detects_each_dialect() {
+        assert_eq!(Dialect::detect("\n¶a.ts#1A2B\ndelete 1"), Dialect::Hashline);
+        assert_eq!(Dialect::detect("*** Begin Patch\n¶a.ts#1A2B"), Dialect::Hashline);
+        assert_eq!(Dialect::detect(r#"{"filePath":"a","edits":[]}"#), Dialect::LineidJson);
+        assert_eq!(Dialect::detect(r#" {"path":"a","edits":[]}"#), Dialect::HashJson);
+        assert_eq!(Dialect::detect("garbage"), Dialect::Hashline);
+        assert_eq!(Dialect::detect("{not json"), Dialect::Hashline);
+    }
+}

@@ -1,0 +1,206 @@
+//! [`Engine`]: one workspace root, one session's snapshot store, every dialect.
+
+use std::path::{Path, PathBuf};
+
+use hashline_apply::fs::{FsError, Transaction, Workspace};
+use hashline_apply::{hash_json, hashline as hl, lineid_json, FileOp, FileReport, Outcome};
+use hashline_core::{BlockResolver, ErrorCode, TextFile};
+use hashline_state::{MemoryStore, SnapshotStore, SqliteStore, StoreError};
+
+use crate::dialect::{Anchors, Dialect};
+
+/// Where the session's snapshots live.
+#[derive(Debug, Clone)]
+pub enum StateConfig {
+    /// In this process only (tests, embedding in a long-running agent).
+    Memory,
+    /// On disk under `dir`, shared by every process of session `session`.
+    Persistent {
+        /// The state directory (`--state`).
+        dir: PathBuf,
+        /// The session name (`--session`).
+        session: String,
+    },
+}
+
+/// How to open an [`Engine`].
+#[derive(Debug, Clone)]
+pub struct EngineConfig {
+    /// Every path is resolved against this directory and may not leave it.
+    pub root: PathBuf,
+    /// Where snapshots live.
+    pub state: StateConfig,
+}
+
+impl EngineConfig {
+    /// A config with an in-memory store.
+    pub fn in_memory(root: impl Into<PathBuf>) -> EngineConfig {
+        EngineConfig { root: root.into(), state: StateConfig::Memory }
+    }
+
+    /// A config with the persistent store in `dir` for `session`.
+    pub fn persistent(root: impl Into<PathBuf>, dir: impl Into<PathBuf>, session: impl Into<String>) -> EngineConfig {
+        EngineConfig { root: root.into(), state: StateConfig::Persistent { dir: dir.into(), session: session.into() } }
+    }
+}
+
+/// Why an [`Engine`] could not be opened (not a refusal of a request: those are [`Outcome`]s).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The root is missing or not a directory.
+    #[error("cannot use root {path}: {source}")]
+    Root {
+        /// The root given.
+        path: PathBuf,
+        /// Why.
+        source: FsError,
+    },
+    /// The state store could not be opened.
+    #[error(transparent)]
+    State(#[from] StoreError),
+}
+
+/// Options of [`Engine::read`].
+#[derive(Debug, Clone, Default)]
+pub struct ReadOptions {
+    /// Which anchors to show.
+    pub anchors: Anchors,
+    /// First line to show (1-based), as the user wrote it (validated by the dialect).
+    pub offset: Option<String>,
+    /// How many lines to show, as the user wrote it.
+    pub limit: Option<String>,
+}
+
+/// Reads, edits and writes files under one root, for one session.
+pub struct Engine {
+    ws: Workspace,
+    store: Box<dyn SnapshotStore>,
+    resolver: hashline_ast::TreeSitterBlocks,
+}
+
+impl Engine {
+    /// Open the root and the session store.
+    pub fn open(config: EngineConfig) -> Result<Engine, Error> {
+        let ws = Workspace::new(&config.root).map_err(|source| Error::Root { path: config.root.clone(), source })?;
+        let (ws, store): (Workspace, Box<dyn SnapshotStore>) = match &config.state {
+            StateConfig::Memory => (ws, Box::new(MemoryStore::new())),
+            StateConfig::Persistent { dir, session } => {
+                let store = SqliteStore::open(dir, session)?;
+                (ws.with_lock_dir(dir.join("locks")), Box::new(store))
+            }
+        };
+        Ok(Engine { ws, store, resolver: hashline_ast::TreeSitterBlocks::default() })
+    }
+
+    /// The canonical root.
+    pub fn root(&self) -> &Path {
+        self.ws.root()
+    }
+
+    /// The session's snapshot store.
+    pub fn store(&self) -> &dyn SnapshotStore {
+        self.store.as_ref()
+    }
+
+    /// `read PATH`: the file with anchors; records what it showed in the session.
+    pub fn read(&self, path: &str, options: &ReadOptions) -> Outcome {
+        match options.anchors {
+            Anchors::Tag => match (parse_count(options.offset.as_deref()), parse_count(options.limit.as_deref())) {
+                (Ok(offset), Ok(limit)) => hl::read(&self.ws, self.store(), path, offset, limit),
+                (Err(msg), _) | (_, Err(msg)) => Outcome::refused(ErrorCode::BadShape, msg),
+            },
+            Anchors::Hash => {
+                hash_json::read::read(&self.ws, self.store(), path, options.offset.as_deref(), options.limit.as_deref())
+            }
+            Anchors::Lineid => match (parse_count(options.offset.as_deref()), parse_count(options.limit.as_deref())) {
+                (Ok(offset), Ok(limit)) => lineid_json::read(&self.ws, self.store(), path, offset, limit),
+                (Err(msg), _) | (_, Err(msg)) => Outcome::refused(ErrorCode::BadShape, msg),
+            },
+        }
+    }
+
+    /// `edit`: apply one request in `dialect` (or detect it). With `dry_run`, nothing is written.
+    pub fn edit(&self, input: &str, dialect: Dialect, dry_run: bool) -> Outcome {
+        match dialect.resolve(input) {
+            Dialect::Hashline | Dialect::Auto => {
+                if let Some(outcome) = json_lookalike(input) {
+                    return outcome;
+                }
+                let resolver: &dyn BlockResolver = &self.resolver;
+                let opts = hl::EditOptions { resolver: Some(resolver), dry_run };
+                hl::edit(&self.ws, self.store(), input, &opts)
+            }
+            Dialect::HashJson => hash_json::edit(&self.ws, self.store(), input, &hash_json::EditOptions { dry_run }),
+            Dialect::LineidJson => {
+                lineid_json::edit(&self.ws, self.store(), input, &lineid_json::EditOptions { dry_run })
+            }
+        }
+    }
+
+    /// `write PATH`: create or replace the whole file with `content` (kept byte for byte), then
+    /// show its anchors (the auto-read) and record it in the session.
+    pub fn write(&self, path: &str, content: &[u8], anchors: Anchors) -> Outcome {
+        let target = match self.ws.resolve(path) {
+            Ok(t) => t,
+            Err(e) => return Outcome::refused(e.code(), e.to_string()),
+        };
+        let outcome = (|| -> Result<FileOp, FsError> {
+            let _guard = self.ws.lock(&[&target])?;
+            let before = self.ws.read(&target)?;
+            let op = if before.is_some() { FileOp::Update } else { FileOp::Create };
+            let mut tx = Transaction::new();
+            tx.write(&target, before, content.to_vec());
+            tx.commit(&self.ws)?;
+            Ok(op)
+        })();
+        let op = match outcome {
+            Ok(op) => op,
+            Err(e) => return Outcome::refused(e.code(), e.to_string()),
+        };
+        let mut read = self.read(path, &ReadOptions { anchors, ..ReadOptions::default() });
+        let text = TextFile::decode(content.to_vec());
+        read.files = vec![FileReport {
+            path: path.to_string(),
+            new_path: None,
+            op,
+            tag: Some(hashline_anchor::tag::file_tag(text.text())),
+            diff: String::new(),
+            first_changed_line: Some(1),
+            written: true,
+        }];
+        read
+    }
+}
+
+/// A count option (`--offset`, `--limit`) as a positive whole number.
+fn parse_count(raw: Option<&str>) -> Result<Option<usize>, String> {
+    match raw {
+        None => Ok(None),
+        Some(s) => match s.trim().parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(Some(n)),
+            _ => Err(format!("`{s}` is not a line count: use a whole number of 1 or more.")),
+        },
+    }
+}
+
+/// Input that starts like JSON but is not a JSON object: say so instead of letting the
+/// hashline parser complain about a missing `¶` header.
+fn json_lookalike(input: &str) -> Option<Outcome> {
+    let trimmed = input.trim_start_matches('\u{feff}').trim_start();
+    if !trimmed.starts_with('{') {
+        return None;
+    }
+    let reason = match serde_json::from_str::<serde_json::Value>(trimmed) {
+        Ok(serde_json::Value::Object(_)) => "it has neither `filePath` (lineid-json) nor `path`/`edits` (hash-json)".to_string(),
+        Ok(_) => "it is not a JSON object".to_string(),
+        Err(e) => format!("it does not parse as JSON ({e})"),
+    };
+    Some(Outcome::refused(
+        ErrorCode::BadShape,
+        format!(
+            "The edit input looks like JSON, but {reason}. Send {{\"path\": …, \"edits\": […]}} (hash-json), \
+             {{\"filePath\": …, \"edits\": […]}} (lineid-json), or a hashline patch starting with ¶PATH#TAG. Nothing was written."
+        ),
+    ))
+}

@@ -1,0 +1,173 @@
+//! Grammars a constrained decoder can use so a model emits only valid input: the hashline
+//! language as Lark (the seed's canonical grammar) or GBNF (llama.cpp), and the JSON dialects as
+//! JSON Schema.
+
+use std::str::FromStr;
+
+use crate::Dialect;
+
+/// Output format of [`grammar`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GrammarFormat {
+    /// Lark (the seed's `grammar.lark`).
+    #[default]
+    Lark,
+    /// GBNF, as llama.cpp's grammar-constrained sampling reads it.
+    Gbnf,
+    /// JSON Schema (draft 2020-12).
+    JsonSchema,
+}
+
+impl FromStr for GrammarFormat {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "lark" => Ok(GrammarFormat::Lark),
+            "gbnf" => Ok(GrammarFormat::Gbnf),
+            "json-schema" => Ok(GrammarFormat::JsonSchema),
+            _ => Err(format!("unknown grammar format `{s}`: use lark, gbnf or json-schema")),
+        }
+    }
+}
+
+/// The strict hashline grammar of the seed (`packages/hashline/src/grammar.lark`): envelope
+/// required, upper-case tags, `..` ranges, colons mandatory. Everything it accepts, the
+/// lenient parser accepts too.
+pub const HASHLINE_LARK: &str = r#"start: begin_patch file_patch+ end_patch
+begin_patch: "*** Begin Patch" LF
+end_patch:   "*** End Patch" LF?
+
+file_patch: file_header hunk+
+file_header: "¶" filename "#" file_hash LF
+file_hash: /[0-9A-F]{4}/
+filename: /[^\s#]+/
+
+hunk: body_hunk | delete_hunk | delete_block_hunk
+body_hunk:   body_header emit_op+
+delete_hunk: "delete " header_range LF
+delete_block_hunk: "delete block " LID LF
+body_header: (replace_anchor | replace_block_anchor | insert_anchor) LF
+replace_anchor: "replace " header_range ":"
+replace_block_anchor: "replace block " LID ":"
+insert_anchor:  "insert " insert_pos ":"
+insert_pos: "before " LID | "after " LID | "head" | "tail"
+emit_op: "+" /(.*)/ LF
+
+header_range: LID ".." LID
+LID: /[1-9]\d*/
+
+%import common.LF
+"#;
+
+/// The same grammar in GBNF.
+pub const HASHLINE_GBNF: &str = r#"root ::= begin-patch file-patch+ end-patch
+begin-patch ::= "*** Begin Patch\n"
+end-patch ::= "*** End Patch" "\n"?
+file-patch ::= file-header hunk+
+file-header ::= "¶" filename "#" hex hex hex hex "\n"
+hex ::= [0-9A-F]
+filename ::= [^ \t\n\r\f\v#]+
+hunk ::= body-hunk | delete-hunk | delete-block-hunk
+body-hunk ::= body-header emit-op+
+delete-hunk ::= "delete " header-range "\n"
+delete-block-hunk ::= "delete block " lid "\n"
+body-header ::= (replace-anchor | replace-block-anchor | insert-anchor) "\n"
+replace-anchor ::= "replace " header-range ":"
+replace-block-anchor ::= "replace block " lid ":"
+insert-anchor ::= "insert " insert-pos ":"
+insert-pos ::= "before " lid | "after " lid | "head" | "tail"
+emit-op ::= "+" [^\n]* "\n"
+header-range ::= lid ".." lid
+lid ::= [1-9] [0-9]*
+"#;
+
+fn hash_json_schema() -> serde_json::Value {
+    let anchor = serde_json::json!({"type": "string", "pattern": "^[A-Za-z0-9_-]{4}$", "description": "a 4-character line hash from read"});
+    serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "hashline edit (hash-json dialect)",
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["path", "edits"],
+        "properties": {
+            "path": {"type": "string", "minLength": 1},
+            "returnMode": {"enum": ["changed", "full", "ranges"]},
+            "returnRanges": {"type": "array", "minItems": 1, "items": {
+                "type": "object", "additionalProperties": false, "required": ["start"],
+                "properties": {"start": {"type": "integer", "minimum": 1}, "end": {"type": "integer", "minimum": 1}}}},
+            "edits": {"type": "array", "minItems": 1, "items": {"oneOf": [
+                {"type": "object", "additionalProperties": false, "required": ["op", "start", "end", "lines"],
+                 "properties": {"op": {"const": "replace"}, "start": anchor, "end": anchor,
+                                "lines": {"type": "array", "items": {"type": "string"}}}},
+                {"type": "object", "additionalProperties": false, "required": ["op", "lines"],
+                 "properties": {"op": {"enum": ["append", "prepend"]}, "pos": anchor,
+                                "lines": {"type": "array", "items": {"type": "string"}}}}
+            ]}}
+        }
+    })
+}
+
+fn lineid_json_schema() -> serde_json::Value {
+    let anchor = serde_json::json!({"type": "string", "pattern": "^[0-9]+#[ZPMQVRWSNKTXJBYH]{2}$", "description": "LINE#ID from read"});
+    serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "hashline edit (lineid-json dialect)",
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["filePath"],
+        "properties": {
+            "filePath": {"type": "string", "minLength": 1},
+            "delete": {"type": "boolean"},
+            "rename": {"type": "string", "minLength": 1},
+            "edits": {"type": "array", "items": {
+                "type": "object", "additionalProperties": false, "required": ["op", "lines"],
+                "properties": {
+                    "op": {"enum": ["replace", "append", "prepend"]},
+                    "pos": anchor, "end": anchor,
+                    "lines": {"oneOf": [{"type": "array", "items": {"type": "string"}}, {"type": "string"}, {"type": "null"}]}
+                }}}
+        }
+    })
+}
+
+/// The grammar of `dialect` in `format`, or why that pair does not exist.
+pub fn grammar(dialect: Dialect, format: GrammarFormat) -> Result<String, String> {
+    match (dialect, format) {
+        (Dialect::Hashline | Dialect::Auto, GrammarFormat::Lark) => Ok(HASHLINE_LARK.to_string()),
+        (Dialect::Hashline | Dialect::Auto, GrammarFormat::Gbnf) => Ok(HASHLINE_GBNF.to_string()),
+        (Dialect::HashJson, GrammarFormat::JsonSchema) => Ok(pretty(&hash_json_schema())),
+        (Dialect::LineidJson, GrammarFormat::JsonSchema) => Ok(pretty(&lineid_json_schema())),
+        (Dialect::Hashline | Dialect::Auto, GrammarFormat::JsonSchema) => {
+            Err("the hashline language is text, not JSON: use --format lark or gbnf".to_string())
+        }
+        (_, _) => Err("the JSON dialects have a JSON Schema: use --format json-schema".to_string()),
+    }
+}
+
+fn pretty(v: &serde_json::Value) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pair_answers() {
+        assert!(grammar(Dialect::Hashline, GrammarFormat::Lark).is_ok_and(|g| g.contains("emit_op")));
+        assert!(grammar(Dialect::Hashline, GrammarFormat::Gbnf).is_ok_and(|g| g.starts_with("root ::=")));
+        assert!(grammar(Dialect::HashJson, GrammarFormat::JsonSchema).is_ok_and(|g| g.contains("returnMode")));
+        assert!(grammar(Dialect::LineidJson, GrammarFormat::JsonSchema).is_ok_and(|g| g.contains("filePath")));
+        assert!(grammar(Dialect::Hashline, GrammarFormat::JsonSchema).is_err());
+        assert!(grammar(Dialect::HashJson, GrammarFormat::Lark).is_err());
+    }
+
+    #[test]
+    fn strict_grammar_examples_parse_leniently() {
+        use hashline_syntax::hashline::{parse_body, split_sections, SplitOptions};
+        let patch = "*** Begin Patch\n¶a.ts#0A3B\nreplace 1..2:\n+x\ndelete 3..3\ninsert tail:\n+y\n*** End Patch\n";
+        let sections = split_sections(patch, &SplitOptions::default()).expect("split");
+        assert_eq!(sections.len(), 1);
+        assert_eq!(parse_body(&sections[0].body).expect("parse").hunks.len(), 3);
+    }
+}

@@ -1,0 +1,5 @@
+//! Shared helpers of the facade's integration tests.
+#![allow(dead_code)]
+
+pub mod cli;
+pub mod tree;
