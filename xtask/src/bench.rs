@@ -15,12 +15,20 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let root = tmp.join("root");
     let state = tmp.join("state");
     std::fs::create_dir_all(&root).map_err(|e| e.to_string())?;
-    let small: String = (1..=200).map(|i| format!("    let value_{i} = compute({i}, \"item {i}\");\n")).collect();
+    let small: String = (1..=200)
+        .map(|i| format!("    let value_{i} = compute({i}, \"item {i}\");\n"))
+        .collect();
     std::fs::write(root.join("small.rs"), &small).map_err(|e| e.to_string())?;
 
-    let cat_small = time_n(iterations, || run_quiet(Command::new("cat").arg(root.join("small.rs"))))?;
-    let read_small = time_n(iterations, || run_quiet(hl(&bin, &root, &state).args(["read", "small.rs"])))?;
-    let edit_small = time_n(iterations, || edit_line_one(&bin, &root, &state, "small.rs"))?;
+    let cat_small = time_n(iterations, || {
+        run_quiet(Command::new("cat").arg(root.join("small.rs")))
+    })?;
+    let read_small = time_n(iterations, || {
+        run_quiet(hl(&bin, &root, &state).args(["read", "small.rs"]))
+    })?;
+    let edit_small = time_n(iterations, || {
+        edit_line_one(&bin, &root, &state, "small.rs")
+    })?;
     println!("small file (200 lines), {iterations} runs each, mean per call:");
     report("cat (baseline)", cat_small, cat_small);
     report("hashline read", read_small, cat_small);
@@ -32,15 +40,23 @@ pub fn run(args: &[String]) -> Result<(), String> {
         let big: String = line.repeat(lines);
         std::fs::write(root.join("big.txt"), &big).map_err(|e| e.to_string())?;
         drop(big);
-        let cat_big = time_n(3, || run_quiet(Command::new("cat").arg(root.join("big.txt"))))?;
-        let read_big = time_n(3, || run_quiet(hl(&bin, &root, &state).args(["read", "big.txt"])))?;
+        let cat_big = time_n(3, || {
+            run_quiet(Command::new("cat").arg(root.join("big.txt")))
+        })?;
+        let read_big = time_n(3, || {
+            run_quiet(hl(&bin, &root, &state).args(["read", "big.txt"]))
+        })?;
         let edit_big = time_n(3, || edit_line_one(&bin, &root, &state, "big.txt"))?;
         println!("large file ({large_mb} MB, {lines} lines), 3 runs each:");
         report("cat (baseline)", cat_big, cat_big);
         report("hashline read", read_big, cat_big);
         report("hashline read+edit", edit_big, cat_big);
         if let Some(rss) = peak_rss(hl(&bin, &root, &state).args(["read", "big.txt"])) {
-            println!("  peak RSS of read: {} MB ({:.2}x the file)", rss / 1024, rss as f64 / 1024.0 / large_mb as f64);
+            println!(
+                "  peak RSS of read: {} MB ({:.2}x the file)",
+                rss / 1024,
+                rss as f64 / 1024.0 / large_mb as f64
+            );
         }
     }
     let _ = std::fs::remove_dir_all(&tmp);
@@ -48,7 +64,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
 }
 
 fn flag(args: &[String], name: &str) -> Option<usize> {
-    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).and_then(|v| v.parse().ok())
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
 }
 
 fn target_dir() -> PathBuf {
@@ -64,11 +83,18 @@ fn hl(bin: &Path, root: &Path, state: &Path) -> Command {
 }
 
 fn run_quiet(cmd: &mut Command) -> Result<Vec<u8>, String> {
-    let out = cmd.stdin(Stdio::null()).stderr(Stdio::inherit()).output().map_err(|e| e.to_string())?;
+    let out = cmd
+        .stdin(Stdio::null())
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| e.to_string())?;
     if out.status.success() {
         Ok(out.stdout)
     } else {
-        Err(format!("{cmd:?} failed: {}", String::from_utf8_lossy(&out.stdout)))
+        Err(format!(
+            "{cmd:?} failed: {}",
+            String::from_utf8_lossy(&out.stdout)
+        ))
     }
 }
 
@@ -77,8 +103,17 @@ fn edit_line_one(bin: &Path, root: &Path, state: &Path, file: &str) -> Result<Ve
     let read = run_quiet(hl(bin, root, state).args(["read", file, "--limit", "1"]))?;
     let text = String::from_utf8_lossy(&read);
     let header = text.lines().next().unwrap_or("").to_string();
-    let first = text.lines().nth(1).and_then(|l| l.split_once(':')).map(|(_, t)| t.to_string()).unwrap_or_default();
-    let next = if first.ends_with('!') { first.trim_end_matches('!').to_string() } else { format!("{first}!") };
+    let first = text
+        .lines()
+        .nth(1)
+        .and_then(|l| l.split_once(':'))
+        .map(|(_, t)| t.to_string())
+        .unwrap_or_default();
+    let next = if first.ends_with('!') {
+        first.trim_end_matches('!').to_string()
+    } else {
+        format!("{first}!")
+    };
     let patch = format!("{header}\nreplace 1..1:\n+{next}\n");
     let mut child = hl(bin, root, state)
         .args(["edit", "-"])
@@ -88,11 +123,16 @@ fn edit_line_one(bin: &Path, root: &Path, state: &Path, file: &str) -> Result<Ve
         .map_err(|e| e.to_string())?;
     if let Some(mut stdin) = child.stdin.take() {
         use std::io::Write;
-        stdin.write_all(patch.as_bytes()).map_err(|e| e.to_string())?;
+        stdin
+            .write_all(patch.as_bytes())
+            .map_err(|e| e.to_string())?;
     }
     let out = child.wait_with_output().map_err(|e| e.to_string())?;
     if !out.status.success() {
-        return Err(format!("edit failed: {}", String::from_utf8_lossy(&out.stdout)));
+        return Err(format!(
+            "edit failed: {}",
+            String::from_utf8_lossy(&out.stdout)
+        ));
     }
     Ok(out.stdout)
 }
@@ -107,14 +147,21 @@ fn time_n(n: usize, mut f: impl FnMut() -> Result<Vec<u8>, String>) -> Result<Du
 
 fn report(name: &str, d: Duration, baseline: Duration) {
     let ratio = d.as_secs_f64() / baseline.as_secs_f64().max(1e-9);
-    println!("  {name:<22} {:>9.2} ms  {ratio:>6.1}x cat", d.as_secs_f64() * 1000.0);
+    println!(
+        "  {name:<22} {:>9.2} ms  {ratio:>6.1}x cat",
+        d.as_secs_f64() * 1000.0
+    );
 }
 
 /// Peak resident set size in KiB, from `/usr/bin/time -v` when available.
 fn peak_rss(cmd: &mut Command) -> Option<u64> {
     let mut timed = Command::new("/usr/bin/time");
     timed.arg("-v").arg(cmd.get_program()).args(cmd.get_args());
-    let out = timed.stdout(Stdio::null()).stderr(Stdio::piped()).output().ok()?;
+    let out = timed
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .ok()?;
     let err = String::from_utf8_lossy(&out.stderr);
     err.lines()
         .find(|l| l.contains("Maximum resident set size"))

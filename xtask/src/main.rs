@@ -20,7 +20,10 @@ fn main() -> ExitCode {
         Some("conformance") => conformance(),
         Some("tidy") => tidy::run(),
         Some("bench") => bench::run(&args[1..]),
-        _ => Err("usage: cargo xtask <golden [--bless] | conformance | tidy | bench [--large-mb N]>".to_string()),
+        _ => Err(
+            "usage: cargo xtask <golden [--bless] | conformance | tidy | bench [--large-mb N]>"
+                .to_string(),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -36,7 +39,9 @@ fn cargo() -> Command {
 }
 
 fn status(cmd: &mut Command) -> Result<(), String> {
-    let st = cmd.status().map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    let st = cmd
+        .status()
+        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
     if st.success() {
         Ok(())
     } else {
@@ -46,7 +51,15 @@ fn status(cmd: &mut Command) -> Result<(), String> {
 
 fn golden(bless: bool) -> Result<(), String> {
     let mut cmd = cargo();
-    cmd.args(["test", "--package", "hashline", "--test", "golden", "--", "--nocapture"]);
+    cmd.args([
+        "test",
+        "--package",
+        "hashline",
+        "--test",
+        "golden",
+        "--",
+        "--nocapture",
+    ]);
     if bless {
         if std::env::var("CI").as_deref() == Ok("true") {
             return Err("refusing to bless with CI=true".to_string());
@@ -73,11 +86,23 @@ fn conformance() -> Result<(), String> {
     let mut failed = Vec::new();
     for (package, test) in SUITES {
         let out = cargo()
-            .args(["test", "--quiet", "--package", package, "--test", test, "--", "--nocapture"])
+            .args([
+                "test",
+                "--quiet",
+                "--package",
+                package,
+                "--test",
+                test,
+                "--",
+                "--nocapture",
+            ])
             .output()
             .map_err(|e| format!("cannot run cargo: {e}"))?;
         let stdout = String::from_utf8_lossy(&out.stdout);
-        for line in stdout.lines().filter(|l| l.contains(" passed") && !l.starts_with("test result")) {
+        for line in stdout
+            .lines()
+            .filter(|l| l.contains(" passed") && !l.starts_with("test result"))
+        {
             println!("{package}/{test}: {line}");
         }
         if !out.status.success() {

@@ -25,15 +25,21 @@ pub fn run() -> Result<(), String> {
     let dir = std::fs::read_dir(root.join("crates")).map_err(|e| format!("crates/: {e}"))?;
     for entry in dir.flatten() {
         let name = entry.file_name().to_string_lossy().to_string();
-        let Ok(manifest) = std::fs::read_to_string(entry.path().join("Cargo.toml")) else { continue };
+        let Ok(manifest) = std::fs::read_to_string(entry.path().join("Cargo.toml")) else {
+            continue;
+        };
         let Some(own) = layer(&name) else {
-            problems.push(format!("{name}: not in xtask's layer table (src/tidy.rs) nor docs/ARCHITECTURE.md"));
+            problems.push(format!(
+                "{name}: not in xtask's layer table (src/tidy.rs) nor docs/ARCHITECTURE.md"
+            ));
             continue;
         };
         for dep in internal_deps(&manifest) {
             match layer(&dep) {
                 Some(l) if l < own => {}
-                Some(l) => problems.push(format!("{name} (layer {own}) depends on {dep} (layer {l})")),
+                Some(l) => {
+                    problems.push(format!("{name} (layer {own}) depends on {dep} (layer {l})"))
+                }
                 None => problems.push(format!("{name} depends on unknown internal crate {dep}")),
             }
         }

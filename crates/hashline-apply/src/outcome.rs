@@ -60,6 +60,12 @@ pub struct FileReport {
 impl Outcome {
     /// A refusal with `code` and the model-facing `text`.
     pub fn refused(code: ErrorCode, text: impl Into<String>) -> Outcome {
-        Outcome { ok: false, code: Some(code), text: text.into(), warnings: Vec::new(), files: Vec::new() }
+        Outcome {
+            ok: false,
+            code: Some(code),
+            text: text.into(),
+            warnings: Vec::new(),
+            files: Vec::new(),
+        }
     }
 }

@@ -20,4 +20,3 @@ pub trait BlockResolver: Send + Sync {
     /// Resolve the block that begins on `line` of `text`, the content of the file at `path`.
     fn resolve(&self, path: &Path, text: &str, line: usize) -> Option<BlockSpan>;
 }
-

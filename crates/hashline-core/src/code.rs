@@ -143,7 +143,12 @@ mod tests {
 
     #[test]
     fn serde_name_matches_as_str() {
-        for code in [ErrorCode::Parse, ErrorCode::StaleAnchor, ErrorCode::BadRef, ErrorCode::Io] {
+        for code in [
+            ErrorCode::Parse,
+            ErrorCode::StaleAnchor,
+            ErrorCode::BadRef,
+            ErrorCode::Io,
+        ] {
             let json = serde_json_like(code);
             assert_eq!(json, code.as_str());
         }

@@ -49,7 +49,11 @@ pub struct Edit {
 impl Edit {
     /// A replace (or, with no rows, a delete) of `start..=end`.
     pub fn replace(start: usize, end: usize, rows: Vec<String>, origin: usize) -> Edit {
-        Edit { kind: EditKind::Replace { start, end }, rows, origin }
+        Edit {
+            kind: EditKind::Replace { start, end },
+            rows,
+            origin,
+        }
     }
 
     /// The original lines this edit needs to exist (its anchors), in order.
@@ -124,11 +128,23 @@ pub fn splice(lines: &[&str], edits: &[Edit]) -> Result<Vec<OutLine>, SpliceErro
     for e in edits {
         match e.kind {
             EditKind::Replace { start, end } => {
-                slots.entry(start).or_default().replacement.extend(e.rows.iter().cloned());
+                slots
+                    .entry(start)
+                    .or_default()
+                    .replacement
+                    .extend(e.rows.iter().cloned());
                 deleted.push((start, end));
             }
-            EditKind::InsertBefore(l) => slots.entry(l).or_default().before.extend(e.rows.iter().cloned()),
-            EditKind::InsertAfter(l) => slots.entry(l).or_default().after.extend(e.rows.iter().cloned()),
+            EditKind::InsertBefore(l) => slots
+                .entry(l)
+                .or_default()
+                .before
+                .extend(e.rows.iter().cloned()),
+            EditKind::InsertAfter(l) => slots
+                .entry(l)
+                .or_default()
+                .after
+                .extend(e.rows.iter().cloned()),
             EditKind::Head => head.extend(e.rows.iter().cloned()),
             EditKind::Tail => tail.extend(e.rows.iter().cloned()),
         }
@@ -136,7 +152,10 @@ pub fn splice(lines: &[&str], edits: &[Edit]) -> Result<Vec<OutLine>, SpliceErro
     deleted.sort_unstable();
 
     let mut out: Vec<OutLine> = Vec::with_capacity(line_count + 16);
-    let new = |text: &String, like: Option<usize>| OutLine::New { text: text.clone(), like };
+    let new = |text: &String, like: Option<usize>| OutLine::New {
+        text: text.clone(),
+        like,
+    };
     let mut del_iter = deleted.iter().peekable();
     let mut del_until = 0usize; // lines <= del_until are deleted
     let mut next_line = 1usize;
@@ -149,7 +168,13 @@ pub fn splice(lines: &[&str], edits: &[Edit]) -> Result<Vec<OutLine>, SpliceErro
         out.extend(slot.after.iter().map(|t| new(t, None)));
         next_line = l + 1;
     }
-    push_kept(&mut out, next_line, line_count + 1, &mut del_iter, &mut del_until);
+    push_kept(
+        &mut out,
+        next_line,
+        line_count + 1,
+        &mut del_iter,
+        &mut del_until,
+    );
 
     if !head.is_empty() {
         if is_single_empty(&out, lines) {
@@ -225,33 +250,70 @@ mod tests {
     }
 
     fn e(kind: EditKind, r: &[&str]) -> Edit {
-        Edit { kind, rows: rows(r), origin: 0 }
+        Edit {
+            kind,
+            rows: rows(r),
+            origin: 0,
+        }
     }
 
     #[test]
     fn seed_line_model_examples() {
-        assert_eq!(run("a\nb\n", &[Edit::replace(3, 3, rows(&["c"]), 0)]), "a\nb\nc");
+        assert_eq!(
+            run("a\nb\n", &[Edit::replace(3, 3, rows(&["c"]), 0)]),
+            "a\nb\nc"
+        );
         assert_eq!(run("a\nb\n", &[Edit::replace(3, 3, vec![], 0)]), "a\nb");
-        assert_eq!(run("a\nb\n", &[e(EditKind::InsertAfter(3), &["X"])]), "a\nb\n\nX");
-        assert_eq!(run("a\nb\n", &[e(EditKind::InsertBefore(3), &["X"])]), "a\nb\nX\n");
-        assert_eq!(run("a\nb\n", &[e(EditKind::InsertAfter(2), &["X"])]), "a\nb\nX\n");
+        assert_eq!(
+            run("a\nb\n", &[e(EditKind::InsertAfter(3), &["X"])]),
+            "a\nb\n\nX"
+        );
+        assert_eq!(
+            run("a\nb\n", &[e(EditKind::InsertBefore(3), &["X"])]),
+            "a\nb\nX\n"
+        );
+        assert_eq!(
+            run("a\nb\n", &[e(EditKind::InsertAfter(2), &["X"])]),
+            "a\nb\nX\n"
+        );
         assert_eq!(run("a\nb\n", &[e(EditKind::Tail, &["X"])]), "a\nb\nX\n");
-        assert_eq!(run("", &[e(EditKind::Head, &["X"]), e(EditKind::Tail, &["Y"])]), "X\nY");
+        assert_eq!(
+            run("", &[e(EditKind::Head, &["X"]), e(EditKind::Tail, &["Y"])]),
+            "X\nY"
+        );
     }
 
     #[test]
     fn ordering_within_a_line() {
         let t = "a\nb\nc\nd\ne";
         assert_eq!(
-            run(t, &[Edit::replace(2, 2, rows(&["R"]), 0), e(EditKind::InsertBefore(2), &["B"])]),
+            run(
+                t,
+                &[
+                    Edit::replace(2, 2, rows(&["R"]), 0),
+                    e(EditKind::InsertBefore(2), &["B"])
+                ]
+            ),
             "a\nB\nR\nc\nd\ne"
         );
         assert_eq!(
-            run(t, &[e(EditKind::InsertAfter(2), &["A"]), e(EditKind::InsertBefore(3), &["B"])]),
+            run(
+                t,
+                &[
+                    e(EditKind::InsertAfter(2), &["A"]),
+                    e(EditKind::InsertBefore(3), &["B"])
+                ]
+            ),
             "a\nb\nA\nB\nc\nd\ne"
         );
         assert_eq!(
-            run(t, &[Edit::replace(2, 4, rows(&["X"]), 0), e(EditKind::InsertAfter(3), &["Y"])]),
+            run(
+                t,
+                &[
+                    Edit::replace(2, 4, rows(&["X"]), 0),
+                    e(EditKind::InsertAfter(3), &["Y"])
+                ]
+            ),
             "a\nX\nY\ne"
         );
     }
@@ -261,7 +323,10 @@ mod tests {
         let lines = ["a", ""];
         assert_eq!(
             splice(&lines, &[e(EditKind::InsertAfter(3), &["x"])]),
-            Err(SpliceError::LineOutOfRange { line: 3, line_count: 2 })
+            Err(SpliceError::LineOutOfRange {
+                line: 3,
+                line_count: 2
+            })
         );
         assert_eq!(
             splice(&lines, &[Edit::replace(2, 1, vec![], 0)]),

@@ -104,7 +104,13 @@ impl TextFile {
                 }
             }
         }
-        TextFile { bytes, bom, lossy, lines, text }
+        TextFile {
+            bytes,
+            bom,
+            lossy,
+            lines,
+            text,
+        }
     }
 
     /// Decode a string (no BOM unless it starts with U+FEFF).
@@ -262,8 +268,14 @@ mod tests {
         let f = TextFile::decode(b"a\nb\r\nc\r\n".to_vec());
         let out = vec![
             OutLine::Kept(0),
-            OutLine::New { text: "B".into(), like: Some(1) },
-            OutLine::New { text: "X".into(), like: None },
+            OutLine::New {
+                text: "B".into(),
+                like: Some(1),
+            },
+            OutLine::New {
+                text: "X".into(),
+                like: None,
+            },
             OutLine::Kept(2),
             OutLine::Kept(3),
         ];
@@ -275,7 +287,14 @@ mod tests {
         let f = TextFile::decode(b"\xFFa\nb\n".to_vec());
         assert!(f.is_lossy());
         assert_eq!(f.text(), "\u{FFFD}a\nb\n");
-        let out = vec![OutLine::Kept(0), OutLine::New { text: "B".into(), like: Some(1) }, OutLine::Kept(2)];
+        let out = vec![
+            OutLine::Kept(0),
+            OutLine::New {
+                text: "B".into(),
+                like: Some(1),
+            },
+            OutLine::Kept(2),
+        ];
         assert_eq!(f.encode(&out), b"\xFFa\nB\n");
     }
 }

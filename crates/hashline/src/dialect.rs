@@ -24,7 +24,9 @@ impl Dialect {
     pub fn detect(input: &str) -> Dialect {
         let trimmed = input.trim_start_matches('\u{feff}').trim_start();
         if trimmed.starts_with('{') {
-            if let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(trimmed) {
+            if let Ok(serde_json::Value::Object(map)) =
+                serde_json::from_str::<serde_json::Value>(trimmed)
+            {
                 if map.contains_key("filePath") {
                     return Dialect::LineidJson;
                 }
@@ -53,7 +55,9 @@ impl FromStr for Dialect {
             "hashline" => Ok(Dialect::Hashline),
             "hash-json" => Ok(Dialect::HashJson),
             "lineid-json" => Ok(Dialect::LineidJson),
-            _ => Err(format!("unknown dialect `{s}`: use auto, hashline, hash-json or lineid-json")),
+            _ => Err(format!(
+                "unknown dialect `{s}`: use auto, hashline, hash-json or lineid-json"
+            )),
         }
     }
 }
@@ -89,9 +93,18 @@ mod tests {
     #[test]
     fn detects_each_dialect() {
         assert_eq!(Dialect::detect("\n¶a.ts#1A2B\ndelete 1"), Dialect::Hashline);
-        assert_eq!(Dialect::detect("*** Begin Patch\n¶a.ts#1A2B"), Dialect::Hashline);
-        assert_eq!(Dialect::detect(r#"{"filePath":"a","edits":[]}"#), Dialect::LineidJson);
-        assert_eq!(Dialect::detect(r#" {"path":"a","edits":[]}"#), Dialect::HashJson);
+        assert_eq!(
+            Dialect::detect("*** Begin Patch\n¶a.ts#1A2B"),
+            Dialect::Hashline
+        );
+        assert_eq!(
+            Dialect::detect(r#"{"filePath":"a","edits":[]}"#),
+            Dialect::LineidJson
+        );
+        assert_eq!(
+            Dialect::detect(r#" {"path":"a","edits":[]}"#),
+            Dialect::HashJson
+        );
         assert_eq!(Dialect::detect("garbage"), Dialect::Hashline);
         assert_eq!(Dialect::detect("{not json"), Dialect::Hashline);
     }

@@ -35,12 +35,25 @@ pub struct EngineConfig {
 impl EngineConfig {
     /// A config with an in-memory store.
     pub fn in_memory(root: impl Into<PathBuf>) -> EngineConfig {
-        EngineConfig { root: root.into(), state: StateConfig::Memory }
+        EngineConfig {
+            root: root.into(),
+            state: StateConfig::Memory,
+        }
     }
 
     /// A config with the persistent store in `dir` for `session`.
-    pub fn persistent(root: impl Into<PathBuf>, dir: impl Into<PathBuf>, session: impl Into<String>) -> EngineConfig {
-        EngineConfig { root: root.into(), state: StateConfig::Persistent { dir: dir.into(), session: session.into() } }
+    pub fn persistent(
+        root: impl Into<PathBuf>,
+        dir: impl Into<PathBuf>,
+        session: impl Into<String>,
+    ) -> EngineConfig {
+        EngineConfig {
+            root: root.into(),
+            state: StateConfig::Persistent {
+                dir: dir.into(),
+                session: session.into(),
+            },
+        }
     }
 }
 
@@ -82,7 +95,10 @@ pub struct Engine {
 impl Engine {
     /// Open the root and the session store.
     pub fn open(config: EngineConfig) -> Result<Engine, Error> {
-        let ws = Workspace::new(&config.root).map_err(|source| Error::Root { path: config.root.clone(), source })?;
+        let ws = Workspace::new(&config.root).map_err(|source| Error::Root {
+            path: config.root.clone(),
+            source,
+        })?;
         let (ws, store): (Workspace, Box<dyn SnapshotStore>) = match &config.state {
             StateConfig::Memory => (ws, Box::new(MemoryStore::new())),
             StateConfig::Persistent { dir, session } => {
@@ -90,7 +106,11 @@ impl Engine {
                 (ws.with_lock_dir(dir.join("locks")), Box::new(store))
             }
         };
-        Ok(Engine { ws, store, resolver: hashline_ast::TreeSitterBlocks::default() })
+        Ok(Engine {
+            ws,
+            store,
+            resolver: hashline_ast::TreeSitterBlocks,
+        })
     }
 
     /// The canonical root.
@@ -106,15 +126,30 @@ impl Engine {
     /// `read PATH`: the file with anchors; records what it showed in the session.
     pub fn read(&self, path: &str, options: &ReadOptions) -> Outcome {
         match options.anchors {
-            Anchors::Tag => match (parse_count(options.offset.as_deref()), parse_count(options.limit.as_deref())) {
+            Anchors::Tag => match (
+                parse_count(options.offset.as_deref()),
+                parse_count(options.limit.as_deref()),
+            ) {
                 (Ok(offset), Ok(limit)) => hl::read(&self.ws, self.store(), path, offset, limit),
                 (Err(msg), _) | (_, Err(msg)) => Outcome::refused(ErrorCode::BadShape, msg),
             },
-            Anchors::Hash => {
-                hash_json::read::read(&self.ws, self.store(), path, options.offset.as_deref(), options.limit.as_deref())
-            }
-            Anchors::Lineid => match (parse_count(options.offset.as_deref()), parse_count(options.limit.as_deref())) {
-                (Ok(offset), Ok(limit)) => lineid_json::read(&self.ws, self.store(), path, offset, limit),
+            Anchors::Hash => hash_json::read::read(
+                &self.ws,
+                self.store(),
+                path,
+                options
+                    .offset
+                    .as_deref()
+                    .map(hash_json::read::ReadArg::Text),
+                options.limit.as_deref().map(hash_json::read::ReadArg::Text),
+            ),
+            Anchors::Lineid => match (
+                parse_count(options.offset.as_deref()),
+                parse_count(options.limit.as_deref()),
+            ) {
+                (Ok(offset), Ok(limit)) => {
+                    lineid_json::read(&self.ws, self.store(), path, offset, limit)
+                }
                 (Err(msg), _) | (_, Err(msg)) => Outcome::refused(ErrorCode::BadShape, msg),
             },
         }
@@ -128,13 +163,24 @@ impl Engine {
                     return outcome;
                 }
                 let resolver: &dyn BlockResolver = &self.resolver;
-                let opts = hl::EditOptions { resolver: Some(resolver), dry_run };
+                let opts = hl::EditOptions {
+                    resolver: Some(resolver),
+                    dry_run,
+                };
                 hl::edit(&self.ws, self.store(), input, &opts)
             }
-            Dialect::HashJson => hash_json::edit(&self.ws, self.store(), input, &hash_json::EditOptions { dry_run }),
-            Dialect::LineidJson => {
-                lineid_json::edit(&self.ws, self.store(), input, &lineid_json::EditOptions { dry_run })
-            }
+            Dialect::HashJson => hash_json::edit(
+                &self.ws,
+                self.store(),
+                input,
+                &hash_json::EditOptions { dry_run },
+            ),
+            Dialect::LineidJson => lineid_json::edit(
+                &self.ws,
+                self.store(),
+                input,
+                &lineid_json::EditOptions { dry_run },
+            ),
         }
     }
 
@@ -148,7 +194,11 @@ impl Engine {
         let outcome = (|| -> Result<FileOp, FsError> {
             let _guard = self.ws.lock(&[&target])?;
             let before = self.ws.read(&target)?;
-            let op = if before.is_some() { FileOp::Update } else { FileOp::Create };
+            let op = if before.is_some() {
+                FileOp::Update
+            } else {
+                FileOp::Create
+            };
             let mut tx = Transaction::new();
             tx.write(&target, before, content.to_vec());
             tx.commit(&self.ws)?;
@@ -158,7 +208,13 @@ impl Engine {
             Ok(op) => op,
             Err(e) => return Outcome::refused(e.code(), e.to_string()),
         };
-        let mut read = self.read(path, &ReadOptions { anchors, ..ReadOptions::default() });
+        let mut read = self.read(
+            path,
+            &ReadOptions {
+                anchors,
+                ..ReadOptions::default()
+            },
+        );
         let text = TextFile::decode(content.to_vec());
         read.files = vec![FileReport {
             path: path.to_string(),
@@ -179,7 +235,9 @@ fn parse_count(raw: Option<&str>) -> Result<Option<usize>, String> {
         None => Ok(None),
         Some(s) => match s.trim().parse::<usize>() {
             Ok(n) if n >= 1 => Ok(Some(n)),
-            _ => Err(format!("`{s}` is not a line count: use a whole number of 1 or more.")),
+            _ => Err(format!(
+                "`{s}` is not a line count: use a whole number of 1 or more."
+            )),
         },
     }
 }
@@ -192,7 +250,9 @@ fn json_lookalike(input: &str) -> Option<Outcome> {
         return None;
     }
     let reason = match serde_json::from_str::<serde_json::Value>(trimmed) {
-        Ok(serde_json::Value::Object(_)) => "it has neither `filePath` (lineid-json) nor `path`/`edits` (hash-json)".to_string(),
+        Ok(serde_json::Value::Object(_)) => {
+            "it has neither `filePath` (lineid-json) nor `path`/`edits` (hash-json)".to_string()
+        }
         Ok(_) => "it is not a JSON object".to_string(),
         Err(e) => format!("it does not parse as JSON ({e})"),
     };

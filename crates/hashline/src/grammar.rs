@@ -25,7 +25,9 @@ impl FromStr for GrammarFormat {
             "lark" => Ok(GrammarFormat::Lark),
             "gbnf" => Ok(GrammarFormat::Gbnf),
             "json-schema" => Ok(GrammarFormat::JsonSchema),
-            _ => Err(format!("unknown grammar format `{s}`: use lark, gbnf or json-schema")),
+            _ => Err(format!(
+                "unknown grammar format `{s}`: use lark, gbnf or json-schema"
+            )),
         }
     }
 }
@@ -33,7 +35,7 @@ impl FromStr for GrammarFormat {
 /// The strict hashline grammar of the seed (`packages/hashline/src/grammar.lark`): envelope
 /// required, upper-case tags, `..` ranges, colons mandatory. Everything it accepts, the
 /// lenient parser accepts too.
-pub const HASHLINE_LARK: &str = r#"start: begin_patch file_patch+ end_patch
+pub const HASHLINE_LARK: &str = r##"start: begin_patch file_patch+ end_patch
 begin_patch: "*** Begin Patch" LF
 end_patch:   "*** End Patch" LF?
 
@@ -57,10 +59,10 @@ header_range: LID ".." LID
 LID: /[1-9]\d*/
 
 %import common.LF
-"#;
+"##;
 
 /// The same grammar in GBNF.
-pub const HASHLINE_GBNF: &str = r#"root ::= begin-patch file-patch+ end-patch
+pub const HASHLINE_GBNF: &str = r##"root ::= begin-patch file-patch+ end-patch
 begin-patch ::= "*** Begin Patch\n"
 end-patch ::= "*** End Patch" "\n"?
 file-patch ::= file-header hunk+
@@ -79,7 +81,7 @@ insert-pos ::= "before " lid | "after " lid | "head" | "tail"
 emit-op ::= "+" [^\n]* "\n"
 header-range ::= lid ".." lid
 lid ::= [1-9] [0-9]*
-"#;
+"##;
 
 fn hash_json_schema() -> serde_json::Value {
     let anchor = serde_json::json!({"type": "string", "pattern": "^[A-Za-z0-9_-]{4}$", "description": "a 4-character line hash from read"});
@@ -154,10 +156,15 @@ mod tests {
 
     #[test]
     fn every_pair_answers() {
-        assert!(grammar(Dialect::Hashline, GrammarFormat::Lark).is_ok_and(|g| g.contains("emit_op")));
-        assert!(grammar(Dialect::Hashline, GrammarFormat::Gbnf).is_ok_and(|g| g.starts_with("root ::=")));
-        assert!(grammar(Dialect::HashJson, GrammarFormat::JsonSchema).is_ok_and(|g| g.contains("returnMode")));
-        assert!(grammar(Dialect::LineidJson, GrammarFormat::JsonSchema).is_ok_and(|g| g.contains("filePath")));
+        assert!(
+            grammar(Dialect::Hashline, GrammarFormat::Lark).is_ok_and(|g| g.contains("emit_op"))
+        );
+        assert!(grammar(Dialect::Hashline, GrammarFormat::Gbnf)
+            .is_ok_and(|g| g.starts_with("root ::=")));
+        assert!(grammar(Dialect::HashJson, GrammarFormat::JsonSchema)
+            .is_ok_and(|g| g.contains("returnMode")));
+        assert!(grammar(Dialect::LineidJson, GrammarFormat::JsonSchema)
+            .is_ok_and(|g| g.contains("filePath")));
         assert!(grammar(Dialect::Hashline, GrammarFormat::JsonSchema).is_err());
         assert!(grammar(Dialect::HashJson, GrammarFormat::Lark).is_err());
     }

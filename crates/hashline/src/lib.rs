@@ -41,6 +41,8 @@ pub fn parse_diagnostic(patch: &str) -> Option<miette::Report> {
         Err(e) => return Some(diagnostic(&e, "patch", patch)),
     };
     sections.iter().find_map(|s| {
-        parse_body(&s.body).err().map(|e| diagnostic(&e, &format!("section ¶{}", s.path), &s.body))
+        parse_body(&s.body)
+            .err()
+            .map(|e| diagnostic(&e, &format!("section ¶{}", s.path), &s.body))
     })
 }

@@ -19,13 +19,18 @@ fn cases_dir() -> PathBuf {
 fn paths(meta: &Value) -> Vec<String> {
     match &meta["path"] {
         Value::String(p) => vec![p.clone()],
-        Value::Array(ps) => ps.iter().filter_map(|p| p.as_str().map(str::to_string)).collect(),
+        Value::Array(ps) => ps
+            .iter()
+            .filter_map(|p| p.as_str().map(str::to_string))
+            .collect(),
         _ => vec!["a.ts".to_string()],
     }
 }
 
 fn normalized(bytes: &[u8]) -> String {
-    hashline_core::TextFile::decode(bytes.to_vec()).text().to_string()
+    hashline_core::TextFile::decode(bytes.to_vec())
+        .text()
+        .to_string()
 }
 
 fn tag_of(bytes: &[u8]) -> String {
@@ -34,14 +39,26 @@ fn tag_of(bytes: &[u8]) -> String {
 
 /// `before.txt` (single file) or `before/<path>`.
 fn before_of(case: &Path, path: &str, multi: bool) -> Option<Vec<u8>> {
-    let p = if multi { case.join("before").join(path) } else { case.join("before.txt") };
+    let p = if multi {
+        case.join("before").join(path)
+    } else {
+        case.join("before.txt")
+    };
     fs::read(p).ok()
 }
 
 fn snapshots_of(case: &Path, path: &str, multi: bool) -> Vec<Vec<u8>> {
-    let dir = if multi { case.join("snapshots").join(path) } else { case.join("snapshots") };
+    let dir = if multi {
+        case.join("snapshots").join(path)
+    } else {
+        case.join("snapshots")
+    };
     let mut files: Vec<PathBuf> = match fs::read_dir(&dir) {
-        Ok(rd) => rd.flatten().map(|e| e.path()).filter(|p| p.is_file()).collect(),
+        Ok(rd) => rd
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_file())
+            .collect(),
         Err(_) => return Vec::new(),
     };
     files.sort();
@@ -70,8 +87,12 @@ impl Check<'_> {
         let e = self.expect();
         let ok = self.out["ok"].as_bool().unwrap_or(false);
         let text = self.out["text"].as_str().unwrap_or("");
-        let warnings: Vec<String> =
-            self.out["warnings"].as_array().into_iter().flatten().filter_map(|w| w.as_str().map(str::to_string)).collect();
+        let warnings: Vec<String> = self.out["warnings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|w| w.as_str().map(str::to_string))
+            .collect();
         let expects_error = e.get("error_substrings").is_some() || e.get("error_kind").is_some();
         if expects_error {
             if ok {
@@ -79,17 +100,32 @@ impl Check<'_> {
             }
             let ci = e["error_case_insensitive"].as_bool().unwrap_or(false);
             let wanted: Vec<String> = match fs::read_to_string(self.case.join("error.txt")) {
-                Ok(s) => s.lines().filter(|l| !l.is_empty()).map(str::to_string).collect(),
-                Err(_) => e["error_substrings"].as_array().into_iter().flatten().filter_map(|v| v.as_str().map(str::to_string)).collect(),
+                Ok(s) => s
+                    .lines()
+                    .filter(|l| !l.is_empty())
+                    .map(str::to_string)
+                    .collect(),
+                Err(_) => e["error_substrings"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect(),
             };
             for w in wanted {
-                let hit = if ci { text.to_lowercase().contains(&w.to_lowercase()) } else { text.contains(&w) };
+                let hit = if ci {
+                    text.to_lowercase().contains(&w.to_lowercase())
+                } else {
+                    text.contains(&w)
+                };
                 if !hit {
                     errs.push(format!("refusal lacks {w:?}: {text:?}"));
                 }
             }
             if e["error_kind"] == "mismatch" && !text.starts_with("Edit rejected") {
-                errs.push(format!("mismatch refusal must start with `Edit rejected`: {text:?}"));
+                errs.push(format!(
+                    "mismatch refusal must start with `Edit rejected`: {text:?}"
+                ));
             }
             for (path, before) in self.befores {
                 let now = fs::read(self.root.join(path)).ok();
@@ -117,28 +153,50 @@ impl Check<'_> {
                 let path = f.strip_prefix("after/").unwrap_or(f);
                 let want = fs::read(self.case.join(f)).unwrap_or_default();
                 if fs::read(self.root.join(path)).unwrap_or_default() != want {
-                    errs.push(format!("{path}: expected {:?}, got {:?}", String::from_utf8_lossy(&want), self.file_text(path)));
+                    errs.push(format!(
+                        "{path}: expected {:?}, got {:?}",
+                        String::from_utf8_lossy(&want),
+                        self.file_text(path)
+                    ));
                 }
             }
         }
-        for w in e["warning_substrings"].as_array().into_iter().flatten().filter_map(Value::as_str) {
+        for w in e["warning_substrings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+        {
             if !warnings.iter().any(|x| x.contains(w)) {
                 errs.push(format!("no warning contains {w:?}: {warnings:?}"));
             }
         }
         if e["no_warnings"].as_bool() == Some(true) {
             // DEVIATIONS §4a: the repeated-adjacent-line notice may appear where the seed had none.
-            let real: Vec<&String> = warnings.iter().filter(|w| !w.contains("repeats line")).collect();
+            let real: Vec<&String> = warnings
+                .iter()
+                .filter(|w| !w.contains("repeats line"))
+                .collect();
             if !real.is_empty() {
                 errs.push(format!("expected no warnings, got {real:?}"));
             }
         }
-        for w in e["output_substrings"].as_array().into_iter().flatten().filter_map(Value::as_str) {
+        for w in e["output_substrings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+        {
             if !text.contains(w) {
                 errs.push(format!("output lacks {w:?}: {text:?}"));
             }
         }
-        for w in e["output_absent_substrings"].as_array().into_iter().flatten().filter_map(Value::as_str) {
+        for w in e["output_absent_substrings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+        {
             if text.contains(w) {
                 errs.push(format!("output contains {w:?}: {text:?}"));
             }
@@ -151,8 +209,17 @@ impl Check<'_> {
         }
         let path = &self.befores[0].0;
         let after_text = self.file_text(path);
-        let after_lines: Vec<&str> = after_text.strip_suffix('\n').unwrap_or(&after_text).split('\n').collect();
-        for s in e["after_contains"].as_array().into_iter().flatten().filter_map(Value::as_str) {
+        let after_lines: Vec<&str> = after_text
+            .strip_suffix('\n')
+            .unwrap_or(&after_text)
+            .split('\n')
+            .collect();
+        for s in e["after_contains"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+        {
             if !after_text.contains(s) {
                 errs.push(format!("file lacks {s:?}: {after_text:?}"));
             }
@@ -162,12 +229,22 @@ impl Check<'_> {
                 errs.push(format!("file does not end with {s:?}: {after_text:?}"));
             }
         }
-        for l in e["after_lines_include"].as_array().into_iter().flatten().filter_map(Value::as_str) {
+        for l in e["after_lines_include"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+        {
             if !after_lines.contains(&l) {
                 errs.push(format!("file lacks line {l:?}"));
             }
         }
-        for l in e["after_lines_exclude"].as_array().into_iter().flatten().filter_map(Value::as_str) {
+        for l in e["after_lines_exclude"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+        {
             if after_lines.contains(&l) {
                 errs.push(format!("file has line {l:?}"));
             }
@@ -175,13 +252,27 @@ impl Check<'_> {
         if let Some(ls) = e["after_startswith_lines"].as_array() {
             let want: Vec<&str> = ls.iter().filter_map(Value::as_str).collect();
             if !after_lines.starts_with(&want) {
-                errs.push(format!("file does not start with {want:?}: {after_lines:?}"));
+                errs.push(format!(
+                    "file does not start with {want:?}: {after_lines:?}"
+                ));
             }
         }
-        for (key, trimmed) in [("after_line_count", false), ("after_trimmed_line_count", true)] {
+        for (key, trimmed) in [
+            ("after_line_count", false),
+            ("after_trimmed_line_count", true),
+        ] {
             if let Some(counts) = e[key].as_object() {
                 for (line, n) in counts {
-                    let got = after_lines.iter().filter(|l| if trimmed { l.trim() == line.trim() } else { **l == line }).count();
+                    let got = after_lines
+                        .iter()
+                        .filter(|l| {
+                            if trimmed {
+                                l.trim() == line.trim()
+                            } else {
+                                **l == line
+                            }
+                        })
+                        .count();
                     if Some(got as u64) != n.as_u64() {
                         errs.push(format!("{key}: {line:?} occurs {got} times, expected {n}"));
                     }
@@ -190,9 +281,21 @@ impl Check<'_> {
         }
         if e["result_tag_differs_from_input_tag"].as_bool() == Some(true) {
             let input_tag = self.befores[0].1.as_deref().map(tag_of).unwrap_or_default();
-            let new_tag = text.lines().next().and_then(|l| l.rsplit_once('#')).map(|(_, t)| t.to_string()).unwrap_or_default();
-            if new_tag.len() != 4 || new_tag == input_tag || !new_tag.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_lowercase()) {
-                errs.push(format!("result tag {new_tag:?} should be 4 upper-hex and differ from {input_tag}"));
+            let new_tag = text
+                .lines()
+                .next()
+                .and_then(|l| l.rsplit_once('#'))
+                .map(|(_, t)| t.to_string())
+                .unwrap_or_default();
+            if new_tag.len() != 4
+                || new_tag == input_tag
+                || !new_tag
+                    .chars()
+                    .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_lowercase())
+            {
+                errs.push(format!(
+                    "result tag {new_tag:?} should be 4 upper-hex and differ from {input_tag}"
+                ));
             }
         }
         errs
@@ -217,9 +320,17 @@ fn run_case(case: &Path, meta: &Value) -> Vec<String> {
         for snap in snapshots_of(case, path, multi) {
             fs::write(&file, &snap).expect("snapshot");
             let r = hashline(&root, &state, &["read", path], b"");
-            assert_eq!(r.code, 0, "read of snapshot failed: {}{}", r.stdout, r.stderr);
+            assert_eq!(
+                r.code, 0,
+                "read of snapshot failed: {}{}",
+                r.stdout, r.stderr
+            );
         }
-        let before = if exists { before_of(case, path, multi) } else { None };
+        let before = if exists {
+            before_of(case, path, multi)
+        } else {
+            None
+        };
         match &before {
             Some(bytes) => fs::write(&file, bytes).expect("before"),
             None => {
@@ -229,7 +340,9 @@ fn run_case(case: &Path, meta: &Value) -> Vec<String> {
         let tag = match &meta["tag"] {
             Value::String(s) if s == "live" => before.as_deref().map(tag_of),
             Value::Object(o) => o.get("snapshot").and_then(Value::as_u64).and_then(|i| {
-                snapshots_of(case, path, multi).get(i as usize).map(|s| tag_of(s))
+                snapshots_of(case, path, multi)
+                    .get(i as usize)
+                    .map(|s| tag_of(s))
             }),
             _ => None,
         };
@@ -243,13 +356,30 @@ fn run_case(case: &Path, meta: &Value) -> Vec<String> {
     }
     let run = hashline(&root, &state, &["--json", "edit", "-"], patch.as_bytes());
     if run.code == 2 || run.stdout.trim().is_empty() {
-        return vec![format!("CLI failed (exit {}): {}{}", run.code, run.stdout, run.stderr)];
+        return vec![format!(
+            "CLI failed (exit {}): {}{}",
+            run.code, run.stdout, run.stderr
+        )];
     }
     let out = run.json();
-    let expected_exit = if out["ok"].as_bool() == Some(true) { 0 } else { 1 };
-    let mut errs = Check { case, meta, root: &root, out: &out, befores: &befores }.run();
+    let expected_exit = if out["ok"].as_bool() == Some(true) {
+        0
+    } else {
+        1
+    };
+    let mut errs = Check {
+        case,
+        meta,
+        root: &root,
+        out: &out,
+        befores: &befores,
+    }
+    .run();
     if run.code != expected_exit {
-        errs.push(format!("exit code {} does not match ok={}", run.code, out["ok"]));
+        errs.push(format!(
+            "exit code {} does not match ok={}",
+            run.code, out["ok"]
+        ));
     }
     errs
 }
@@ -258,7 +388,12 @@ fn run_case(case: &Path, meta: &Value) -> Vec<String> {
 fn hashline_corpus_through_the_binary() {
     let dir = cases_dir();
     let mut cases: Vec<PathBuf> = fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("conformance corpus missing at {} ({e}); clone ../shared beside the repo", dir.display()))
+        .unwrap_or_else(|e| {
+            panic!(
+                "conformance corpus missing at {} ({e}); clone ../shared beside the repo",
+                dir.display()
+            )
+        })
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.join("meta.json").is_file())
@@ -267,7 +402,9 @@ fn hashline_corpus_through_the_binary() {
     let (mut passed, mut skipped) = (0, 0);
     let mut failed = Vec::new();
     for case in &cases {
-        let meta: Value = serde_json::from_str(&fs::read_to_string(case.join("meta.json")).unwrap_or_default()).expect("meta.json");
+        let meta: Value =
+            serde_json::from_str(&fs::read_to_string(case.join("meta.json")).unwrap_or_default())
+                .expect("meta.json");
         let resolver = meta["block_resolver"].as_str().unwrap_or("tree-sitter");
         if meta["kind"] != "apply" || resolver != "tree-sitter" {
             skipped += 1;
@@ -277,12 +414,21 @@ fn hashline_corpus_through_the_binary() {
         if errs.is_empty() {
             passed += 1;
         } else {
-            failed.push(format!("{}:\n  {}", case.file_name().unwrap_or_default().to_string_lossy(), errs.join("\n  ")));
+            failed.push(format!(
+                "{}:\n  {}",
+                case.file_name().unwrap_or_default().to_string_lossy(),
+                errs.join("\n  ")
+            ));
         }
     }
     println!(
         "hashline conformance (binary): {passed} passed, {} failed, {skipped} run at library level",
         failed.len()
     );
-    assert!(failed.is_empty(), "{} cases failed:\n{}", failed.len(), failed.join("\n"));
+    assert!(
+        failed.is_empty(),
+        "{} cases failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
 }

@@ -99,7 +99,11 @@ impl Cli {
         if let Some(dir) = &self.state {
             return dir.clone();
         }
-        let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let env = |k: &str| {
+            std::env::var_os(k)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
         if let Some(dir) = env("HASHLINE_STATE") {
             return dir;
         }
@@ -116,7 +120,11 @@ impl Cli {
     pub fn session_name(&self) -> String {
         self.session
             .clone()
-            .or_else(|| std::env::var("HASHLINE_SESSION").ok().filter(|s| !s.is_empty()))
+            .or_else(|| {
+                std::env::var("HASHLINE_SESSION")
+                    .ok()
+                    .filter(|s| !s.is_empty())
+            })
             .unwrap_or_else(|| "default".to_string())
     }
 }

@@ -10,7 +10,9 @@ pub fn read_bytes(file: Option<&str>) -> std::io::Result<Vec<u8>> {
             std::io::stdin().lock().read_to_end(&mut buf)?;
             Ok(buf)
         }
-        Some(path) => std::fs::read(path).map_err(|e| std::io::Error::new(e.kind(), format!("{path}: {e}"))),
+        Some(path) => {
+            std::fs::read(path).map_err(|e| std::io::Error::new(e.kind(), format!("{path}: {e}")))
+        }
     }
 }
 
@@ -18,6 +20,9 @@ pub fn read_bytes(file: Option<&str>) -> std::io::Result<Vec<u8>> {
 pub fn read_text(file: Option<&str>) -> std::io::Result<String> {
     let bytes = read_bytes(file)?;
     String::from_utf8(bytes).map_err(|_| {
-        std::io::Error::new(std::io::ErrorKind::InvalidData, "the patch is not valid UTF-8 text")
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "the patch is not valid UTF-8 text",
+        )
     })
 }

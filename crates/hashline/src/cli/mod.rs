@@ -36,11 +36,24 @@ pub fn main() -> ExitCode {
         }
     };
     let outcome = match &cli.command {
-        Command::Read { path, offset, limit, anchors } => {
-            let opts = ReadOptions { anchors: *anchors, offset: offset.clone(), limit: limit.clone() };
+        Command::Read {
+            path,
+            offset,
+            limit,
+            anchors,
+        } => {
+            let opts = ReadOptions {
+                anchors: *anchors,
+                offset: offset.clone(),
+                limit: limit.clone(),
+            };
             engine.read(path, &opts)
         }
-        Command::Edit { dialect, dry_run, file } => match input::read_text(file.as_deref()) {
+        Command::Edit {
+            dialect,
+            dry_run,
+            file,
+        } => match input::read_text(file.as_deref()) {
             Ok(text) => {
                 let outcome = engine.edit(&text, *dialect, *dry_run);
                 output::explain_parse_error(&outcome, &text);
@@ -55,7 +68,11 @@ pub fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         },
-        Command::Write { path, file, anchors } => match input::read_bytes(file.as_deref()) {
+        Command::Write {
+            path,
+            file,
+            anchors,
+        } => match input::read_bytes(file.as_deref()) {
             Ok(bytes) => engine.write(path, &bytes, *anchors),
             Err(e) => {
                 eprintln!("hashline: {e}");

@@ -12,7 +12,10 @@ pub fn print(outcome: &Outcome, json: bool) -> ExitCode {
     let written = if json {
         match serde_json::to_string(outcome) {
             Ok(s) => writeln!(stdout, "{s}"),
-            Err(e) => writeln!(std::io::stderr(), "hashline: cannot serialize the result: {e}"),
+            Err(e) => writeln!(
+                std::io::stderr(),
+                "hashline: cannot serialize the result: {e}"
+            ),
         }
     } else if io_failure {
         writeln!(std::io::stderr(), "hashline: {}", outcome.text)

@@ -27,14 +27,26 @@ fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Entry>) {
     entries.sort_by_key(|e| e.file_name());
     for e in entries {
         let path = e.path();
-        let rel = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().replace('\\', "/");
-        let Ok(meta) = fs::symlink_metadata(&path) else { continue };
+        let rel = path
+            .strip_prefix(root)
+            .unwrap_or(&path)
+            .to_string_lossy()
+            .replace('\\', "/");
+        let Ok(meta) = fs::symlink_metadata(&path) else {
+            continue;
+        };
         if meta.file_type().is_symlink() {
             out.insert(rel, Entry::Link(fs::read_link(&path).unwrap_or_default()));
         } else if meta.is_dir() {
             walk(root, &path, out);
         } else {
-            out.insert(rel, Entry::File { bytes: fs::read(&path).unwrap_or_default(), exec: is_exec(&meta) });
+            out.insert(
+                rel,
+                Entry::File {
+                    bytes: fs::read(&path).unwrap_or_default(),
+                    exec: is_exec(&meta),
+                },
+            );
         }
     }
 }
@@ -59,7 +71,10 @@ pub fn hard_link_groups(root: &Path) -> Vec<Vec<String>> {
         if let Entry::File { .. } = entry {
             if let Ok(meta) = fs::symlink_metadata(root.join(&rel)) {
                 if meta.nlink() > 1 {
-                    by_inode.entry((meta.dev(), meta.ino())).or_default().push(rel);
+                    by_inode
+                        .entry((meta.dev(), meta.ino()))
+                        .or_default()
+                        .push(rel);
                 }
             }
         }
@@ -131,7 +146,11 @@ pub fn diff_trees(expected: &BTreeMap<String, Entry>, actual: &BTreeMap<String, 
     for (path, want) in expected {
         match actual.get(path) {
             None => msg.push_str(&format!("  missing: {path}\n")),
-            Some(got) if got != want => msg.push_str(&format!("  differs: {path}: expected {}, got {}\n", show(want), show(got))),
+            Some(got) if got != want => msg.push_str(&format!(
+                "  differs: {path}: expected {}, got {}\n",
+                show(want),
+                show(got)
+            )),
             Some(_) => {}
         }
     }
@@ -143,7 +162,11 @@ pub fn diff_trees(expected: &BTreeMap<String, Entry>, actual: &BTreeMap<String, 
 
 fn show(e: &Entry) -> String {
     match e {
-        Entry::File { bytes, exec } => format!("{:?}{}", String::from_utf8_lossy(bytes), if *exec { " (exec)" } else { "" }),
+        Entry::File { bytes, exec } => format!(
+            "{:?}{}",
+            String::from_utf8_lossy(bytes),
+            if *exec { " (exec)" } else { "" }
+        ),
         Entry::Link(t) => format!("symlink -> {}", t.display()),
     }
 }
