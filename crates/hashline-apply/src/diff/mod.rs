@@ -37,17 +37,38 @@ pub fn line_hunks(old: &str, new: &str) -> Vec<DiffHunk> {
     hunks_of(&old_lines, &new_lines)
 }
 
+/// Lines of unchanged context kept on each side of the changed middle when a long common
+/// prefix and suffix are cut off before diffing, so the slider heuristics of
+/// `postprocess_lines` see the same neighbourhood they would in the whole file.
+const TRIM_MARGIN: usize = 256;
+
 /// Changed regions between two line lists (any tokenization the caller chose).
+///
+/// The common prefix and suffix (less [`TRIM_MARGIN`] lines) are cut off first: interning
+/// every line of a 100 MB file costs far more than diffing the few lines an edit touched.
 pub(crate) fn hunks_of(old: &[&str], new: &[&str]) -> Vec<DiffHunk> {
+    let common_prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let max_suffix = old.len().min(new.len()) - common_prefix;
+    let common_suffix = old
+        .iter()
+        .rev()
+        .zip(new.iter().rev())
+        .take(max_suffix)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let skip = common_prefix.saturating_sub(TRIM_MARGIN);
+    let tail = common_suffix.saturating_sub(TRIM_MARGIN);
+    let old_mid = &old[skip..old.len() - tail];
+    let new_mid = &new[skip..new.len() - tail];
     let mut input: InternedInput<&str> = InternedInput::default();
-    input.update_before(old.iter().copied());
-    input.update_after(new.iter().copied());
+    input.update_before(old_mid.iter().copied());
+    input.update_after(new_mid.iter().copied());
     let mut diff = Diff::compute(Algorithm::Histogram, &input);
     diff.postprocess_lines(&input);
     diff.hunks()
         .map(|h| DiffHunk {
-            old: h.before.start as usize..h.before.end as usize,
-            new: h.after.start as usize..h.after.end as usize,
+            old: skip + h.before.start as usize..skip + h.before.end as usize,
+            new: skip + h.after.start as usize..skip + h.after.end as usize,
         })
         .collect()
 }
@@ -114,6 +135,35 @@ mod tests {
                 new: 0..1
             }]
         );
+    }
+
+    #[test]
+    fn long_common_prefix_and_suffix_are_cut_without_moving_hunks() {
+        let old: Vec<String> = (0..2000).map(|i| format!("line {i}")).collect();
+        let mut new = old.clone();
+        new[700] = "changed".to_string();
+        new.insert(1500, "inserted".to_string());
+        let (old, new) = (old.join("\n"), new.join("\n"));
+        assert_eq!(
+            line_hunks(&old, &new),
+            vec![
+                DiffHunk {
+                    old: 700..701,
+                    new: 700..701
+                },
+                DiffHunk {
+                    old: 1500..1500,
+                    new: 1500..1501
+                }
+            ]
+        );
+        // A run of identical lines next to the change: the slider sees it within the margin.
+        let old = format!("{}\n{}", "same\n".repeat(1000), "tail");
+        let new = format!("{}\n{}", "same\n".repeat(1001), "tail");
+        let hunks = line_hunks(&old, &new);
+        assert_eq!(hunks.len(), 1);
+        assert_eq!(hunks[0].new.len(), 1);
+        assert!(hunks[0].old.is_empty());
     }
 
     #[test]

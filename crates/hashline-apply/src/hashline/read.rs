@@ -10,12 +10,10 @@ use crate::{FileOp, FileReport, Outcome};
 
 use super::messages;
 
-/// Files above this size get no tag and no header: they are not editable by line number.
-const MAX_TAGGED_BYTES: usize = 4 * 1024 * 1024;
-
 /// Read `path` with hashline anchors. `offset` is the 1-based first line (default 1), `limit`
 /// the number of lines (default all). The whole text is recorded in `store` (also for a range
-/// read), except for files over 4 MiB, which are shown without a header.
+/// read). Unlike the seed, which shows files over 4 MiB without a header (so they cannot be
+/// edited by line number), every file gets its tag: large generated files are edited too.
 pub fn read(
     ws: &Workspace,
     store: &dyn SnapshotStore,
@@ -39,18 +37,11 @@ pub fn read(
     if let Err(e) = check_read_range(text, offset) {
         return Outcome::refused(e.code(), e.to_string());
     }
-    let rendered = render_read(path, text, offset, limit);
-    let (shown, tag) = if text.len() > MAX_TAGGED_BYTES {
-        let rows = rendered
-            .split_once('\n')
-            .map_or(String::new(), |(_, rest)| rest.to_string());
-        (rows, None)
-    } else {
-        if let Err(e) = store.record(&target.key, text) {
-            return Outcome::refused(ErrorCode::Io, e.to_string());
-        }
-        (rendered, Some(file_tag(text)))
-    };
+    if let Err(e) = store.record(&target.key, text) {
+        return Outcome::refused(ErrorCode::Io, e.to_string());
+    }
+    let shown = render_read(path, text, offset, limit);
+    let tag = Some(file_tag(text));
     Outcome {
         ok: true,
         code: None,
