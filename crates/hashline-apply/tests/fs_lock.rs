@@ -148,3 +148,45 @@ fn lock_excludes_another_process() {
         "child could not lock after release"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn hard_links_of_one_file_share_a_lock() {
+    let (dir, ws) = workspace();
+    let root = dir.path().join("root");
+    std::fs::write(root.join("a.txt"), "x\n").expect("write");
+    std::fs::hard_link(root.join("a.txt"), root.join("b.txt")).expect("hard link");
+    std::fs::write(root.join("solo.txt"), "y\n").expect("write");
+    let a = ws.resolve("a.txt").expect("resolve");
+    let b = ws.resolve("b.txt").expect("resolve");
+    let solo = ws.resolve("solo.txt").expect("resolve");
+    assert_ne!(a.key, b.key, "two names, two path locks");
+
+    // A file with one link is replaced by a rename: its reader needs no lock.
+    assert!(ws.lock_for_read(&solo).expect("lock").is_none());
+    assert_eq!(ws.lock(&[&solo]).expect("lock").len(), 1);
+
+    // Through either name, a hard-linked file also takes the lock of its inode.
+    let guard = ws.lock(&[&a]).expect("lock");
+    assert_eq!(guard.len(), 2, "the path's lock and the inode's");
+    let inode_locks: Vec<_> = std::fs::read_dir(dir.path().join("locks"))
+        .expect("lock dir")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().contains("hashline-inode-"))
+        .collect();
+    assert_eq!(inode_locks.len(), 1, "{inode_locks:?}");
+    let other = std::fs::File::open(&inode_locks[0]).expect("open lock file");
+    assert!(
+        fs4::FileExt::try_lock(&other).is_err(),
+        "the inode lock is held while a.txt is locked"
+    );
+    drop(guard);
+    fs4::FileExt::try_lock(&other).expect("free once the guard drops");
+    fs4::FileExt::unlock(&other).expect("unlock");
+
+    // b.txt's lock set names the same inode lock, and a read of it takes it.
+    let read_guard = ws.lock_for_read(&b).expect("lock").expect("hard-linked");
+    assert_eq!(read_guard.len(), 2);
+    assert!(fs4::FileExt::try_lock(&other).is_err());
+}

@@ -7,6 +7,10 @@
 //! (removing one while another process waits on it would let two processes hold "the" lock).
 //! Locks are `flock`-style (per open file description): two handles in one process exclude
 //! each other just like two processes do.
+//!
+//! A hard-linked file (more than one link) has a canonical path per link, and a commit rewrites
+//! it in place (same inode), so its target also takes `hashline-inode-<dev>-<ino>.lock`: edits
+//! through different links of one file serialize, and a read can wait out an in-place write.
 
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
@@ -47,6 +51,7 @@ pub(crate) fn lock_all(dir: Option<&Path>, targets: &[&Target]) -> Result<LockGu
     // Sorting and deduplicating the lock *files* (not the targets) also covers two targets
     // whose names hash alike: a second lock on the same file would wait for ourselves.
     let mut paths: Vec<PathBuf> = targets.iter().map(|t| lock_path(&dir, &t.key)).collect();
+    paths.extend(targets.iter().filter_map(|t| inode_lock_path(&dir, t)));
     paths.sort();
     paths.dedup();
     let mut files = Vec::with_capacity(paths.len());
@@ -63,4 +68,29 @@ pub(crate) fn lock_all(dir: Option<&Path>, targets: &[&Target]) -> Result<LockGu
         files.push(file);
     }
     Ok(LockGuard { files })
+}
+
+/// The lock file shared by every link of the target's file, when it has more than one link
+/// (all of them are rewritten in place, never replaced, so the inode stays the file's identity).
+#[cfg(unix)]
+fn inode_lock_path(dir: &Path, target: &Target) -> Option<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(&target.real).ok()?;
+    (meta.is_file() && meta.nlink() > 1).then(|| {
+        dir.join(format!(
+            "hashline-inode-{:x}-{:x}.lock",
+            meta.dev(),
+            meta.ino()
+        ))
+    })
+}
+
+#[cfg(not(unix))]
+fn inode_lock_path(_dir: &Path, _target: &Target) -> Option<PathBuf> {
+    None
+}
+
+/// Whether the target's file has more than one hard link (so it is rewritten in place).
+pub(crate) fn is_hard_linked(target: &Target) -> bool {
+    inode_lock_path(Path::new(""), target).is_some()
 }

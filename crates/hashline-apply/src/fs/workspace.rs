@@ -96,6 +96,17 @@ impl Workspace {
     pub fn lock(&self, targets: &[&Target]) -> Result<LockGuard, FsError> {
         lock::lock_all(self.lock_dir.as_deref(), targets)
     }
+
+    /// The lock a read of `target` must hold to never see half a write: a hard-linked file is
+    /// rewritten in place (truncate, then write), so its read waits for the edit's lock. Other
+    /// files are replaced by a rename, which a reader never sees half done: `None`, no lock.
+    pub fn lock_for_read(&self, target: &Target) -> Result<Option<LockGuard>, FsError> {
+        if lock::is_hard_linked(target) {
+            self.lock(&[target]).map(Some)
+        } else {
+            Ok(None)
+        }
+    }
 }
 
 /// Reads `path` whole: `None` if it does not exist, [`FsError::IsDirectory`] for a directory.

@@ -257,7 +257,9 @@ fn binary(display_path: &str, description: &str) -> Outcome {
 ///
 /// `offset` / `limit` arrive raw: [`ReadArg::Json`] from a tool call, [`ReadArg::Text`] from
 /// `--offset` / `--limit`; they are validated before the path is looked at. A path outside the
-/// root is refused with the workspace's error. `read` takes no lock (seed §10).
+/// root is refused with the workspace's error. Like the seed's (§10), `read` is not queued
+/// behind edits, except on a hard-linked file: edits rewrite it in place, so the read holds the
+/// file's lock ([`Workspace::lock_for_read`]) rather than show and record half a write.
 pub fn read(
     ws: &Workspace,
     store: &dyn SnapshotStore,
@@ -271,6 +273,10 @@ pub fn read(
     };
     let target = match ws.resolve(path) {
         Ok(target) => target,
+        Err(err) => return Outcome::refused(err.code(), err.to_string()),
+    };
+    let _guard = match ws.lock_for_read(&target) {
+        Ok(guard) => guard,
         Err(err) => return Outcome::refused(err.code(), err.to_string()),
     };
     let bytes: Vec<u8>;

@@ -25,6 +25,11 @@ pub fn read(
         Ok(t) => t,
         Err(e) => return Outcome::refused(e.code(), e.to_string()),
     };
+    // A hard-linked file is rewritten in place: wait for a running edit rather than show half.
+    let _guard = match ws.lock_for_read(&target) {
+        Ok(guard) => guard,
+        Err(e) => return Outcome::refused(e.code(), e.to_string()),
+    };
     let bytes = match ws.read(&target) {
         Ok(Some(b)) => b,
         Ok(None) => {

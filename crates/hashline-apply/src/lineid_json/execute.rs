@@ -35,6 +35,8 @@ pub fn read(
 ) -> Outcome {
     let run = || -> Result<Outcome, EngineError> {
         let target = ws.resolve(path).map_err(fs_error)?;
+        // A hard-linked file is rewritten in place: wait for a running edit rather than show half.
+        let _guard = ws.lock_for_read(&target).map_err(fs_error)?;
         let bytes = ws
             .read(&target)
             .map_err(fs_error)?
@@ -162,6 +164,16 @@ fn run(
             path: req.file_path.clone(),
         });
     }
+    if let (true, Some(dest)) = (creating, &destination) {
+        // The peer writes the new path and then fails to unlink the missing one; refuse instead.
+        return Err(EngineError::Io {
+            code: ErrorCode::FileNotFound,
+            message: format!(
+                "File not found: {}. rename moves an existing file; to create {}, send it as filePath without rename.",
+                req.file_path, dest.display
+            ),
+        });
+    }
     if let Some(dest) = &destination {
         if !req.overwrite && ws.read(dest).map_err(fs_error)?.is_some() {
             return Err(EngineError::Io {
@@ -179,7 +191,7 @@ fn run(
     let file = TextFile::decode(original.clone());
     let disk_lines = canonical_lines(file.text());
 
-    let resolved = resolve(&req.edits, &disk_lines)?;
+    let resolved = resolve(&req.edits, &disk_lines, warnings)?;
     let resolved = choose_base(store, &target, &disk_lines, resolved, warnings)?;
     let order = application_order(&resolved);
     validate(&resolved, &order, &disk_lines)?;

@@ -1,0 +1,144 @@
+//! What the binary does instead of the peer's recorded result, where
+//! `../shared/conformance/DEVIATIONS.md` makes us do better. The same table as the library-level
+//! `hashline-apply/tests/hash_json_conformance.rs`: through the CLI the outcome must not change.
+
+use hashline_core::ErrorCode;
+
+/// Which setup a deviation applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum When {
+    /// Every run of the case.
+    Always,
+    /// Only when the case's `anchors_from.txt` was recorded by a `read` first (DEVIATIONS §1:
+    /// without a recorded read the peer's result stands).
+    Recorded,
+}
+
+/// What we assert instead of the peer's recorded result.
+pub enum Ours {
+    /// Applied: the file bytes and the exact response.
+    Applied {
+        after: &'static [u8],
+        response: &'static str,
+    },
+    /// Refused: the code and the full message.
+    Refused {
+        code: ErrorCode,
+        message: &'static str,
+    },
+}
+
+/// One deviation: (case, DEVIATIONS.md rule, when it applies, what we assert).
+pub type Deviation = (&'static str, &'static str, When, Ours);
+
+/// Every hash-json case whose peer result we deliberately do not reproduce.
+pub const DEVIATIONS: &[Deviation] = &[
+    (
+        "034-boundary-duplication-warning-before",
+        "§4a: the first row repeats the line before the range, so the repeats-line notice joins the warnings",
+        When::Always,
+        Ours::Applied {
+            after: b"before\nbefore\nnew one\nnew two\nafter",
+            response: "--- Anchors ---\neFfO:before\n0Ibr:before\nPlRV:new one\n4F4w:new two\nH4YZ:after\n\nWarnings:\nPotential boundary duplication before replace 98RN-8_XA: the replacement starts with a line that matches the preceding surviving line after trim.\nrow 1 of replace 98RN-8_XA repeats line 1 (\"before\"); if that was not meant, remove the duplicate",
+        },
+    ),
+    (
+        "042-range-replace-plus-boundary-append-no-autocorrect",
+        "§3: the append after the replaced range's last line lands after the whole replacement; §4a: `}` repeats the next line",
+        When::Always,
+        Ours::Applied {
+            after: b"a\nB\nC\n}\nX\n}",
+            response: "--- Anchors ---\nhrLI:a\nVZ6K:B\niU8P:C\nrrvW:}\nRg3w:X\nEKAV:}\n\nWarnings:\nrow 3 of replace gCp1-rVBO repeats line 4 (\"}\"); if that was not meant, remove the duplicate",
+        },
+    ),
+    (
+        "059-symbol-boundary-lines-no-warning",
+        "§4a: the last row `}` repeats the line after the range (the peer's own check skips lone braces)",
+        When::Always,
+        Ours::Applied {
+            after: b"if (ok) {\n  runSafe();\n}\n}\nafter();",
+            response: "--- Anchors ---\nb0Gj:if (ok) {\nMSz3:  runSafe();\n_zlP:}\nrrvW:}\nzOHi:after();\n\nWarnings:\nrow 3 of replace b0Gj-C9cC repeats line 3 (\"}\"); if that was not meant, remove the duplicate",
+        },
+    ),
+    (
+        "061-trailing-boundary-duplication-warning",
+        "§4a: the last row repeats the line after the range, so the repeats-line notice joins the warnings",
+        When::Always,
+        Ours::Applied {
+            after: b"aaa\nBBB\nccc\nccc\n",
+            response: "--- Anchors ---\n0CFv:aaa\nSG3v:BBB\nY0yQ:ccc\nFwCH:ccc\n\nWarnings:\nPotential boundary duplication after replace 0WIr-0WIr: the replacement ends with a line that matches the next surviving line after trim.\nrow 2 of replace 0WIr-0WIr repeats line 3 (\"ccc\"); if that was not meant, remove the duplicate",
+        },
+    ),
+    (
+        "098-legacy-oldtext-newtext",
+        "§12: the E_LEGACY_SHAPE message spells the second placeholder `\"<HASH>\"`",
+        When::Always,
+        Ours::Refused {
+            code: ErrorCode::LegacyShape,
+            message: "[E_LEGACY_SHAPE] \"oldText\" is not supported. Use {op:\"replace\", start:\"<HASH>\", end:\"<HASH>\", lines:[...]}.",
+        },
+    ),
+    (
+        "108-edit-item-legacy-replace_text",
+        "§12: `op: \"replace_text\"` with `oldText` is E_LEGACY_SHAPE, as the tool's README promises",
+        When::Always,
+        Ours::Refused {
+            code: ErrorCode::LegacyShape,
+            message: "[E_LEGACY_SHAPE] Edit 0 field \"oldText\" is not supported. Use {op:\"replace\", start:\"<HASH>\", end:\"<HASH>\", lines:[...]}.",
+        },
+    ),
+    (
+        "128-mixed-endings-lf-first-becomes-all-lf",
+        "§2: untouched lines keep their CRLF endings",
+        When::Always,
+        Ours::Applied {
+            after: b"ALPHA\nbeta\r\ngamma\r\n",
+            response: "--- Anchors ---\nFWg3:ALPHA\nP-cP:beta\nfqFi:gamma",
+        },
+    ),
+    (
+        "129-cr-only-file-rewritten-as-lf",
+        "§2: a CR-only file stays CR-only",
+        When::Always,
+        Ours::Applied {
+            after: b"old\rMAC\rline\r",
+            response: "--- Anchors ---\nvCvs:old\nxKf6:MAC\nzLmF:line",
+        },
+    ),
+    (
+        "130-bom-dropped-on-write",
+        "§2: the BOM survives",
+        When::Always,
+        Ours::Applied {
+            after: b"\xEF\xBB\xBFFIRST\nsecond\n",
+            response: "--- Anchors ---\nLE-L:FIRST\neEsQ:second",
+        },
+    ),
+    (
+        "135-invalid-utf8-rewritten-as-utf8-with-warning",
+        "§2: the untouched line keeps its invalid bytes instead of becoming U+FFFD, and the warning says so",
+        When::Always,
+        Ours::Applied {
+            after: b"\xC3(\nlong\n",
+            response: "--- Anchors ---\nrj60:\u{FFFD}(\nc-DH:long\n\nWarnings:\nNon-UTF-8 bytes were shown as U+FFFD; lines this edit did not touch keep their original bytes.",
+        },
+    ),
+    (
+        "157-duplicate-anchor-retargets-after-earlier-duplicate-removed",
+        "§1: the recorded read shows the anchor named the deleted first `foo`; refused instead of retargeted",
+        When::Recorded,
+        Ours::Refused {
+            code: ErrorCode::StaleAnchor,
+            message: "[E_STALE_ANCHOR] 1 stale anchor: \"7C3P\". The file changed on disk since the read these anchors came from, and the lines they name changed or moved, so the edit cannot be placed with certainty. Re-read the file to refresh.\n\nCurrent state (around the edit):\n>>> Hy4n:bar\n>>> 7C3P:foo",
+        },
+    ),
+    (
+        "163-prepend-after-deleted-range-misplaced-PEER-BUG",
+        "§3: the prepend before the line after a deleted range lands before that line",
+        When::Always,
+        Ours::Applied {
+            after: b"a\nX\nd\n",
+            response: "--- Anchors ---\nhrLI:a\nRg3w:X\nHGSv:d",
+        },
+    ),
+];
