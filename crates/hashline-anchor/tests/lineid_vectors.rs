@@ -61,6 +61,7 @@ fn file_vectors_ids_and_read_rows() {
         checked, 23,
         "expected the 23 vector files of vectors/README.md"
     );
+    println!("lineid vector files: {checked}/{checked} match (ids and read rows)");
 }
 
 #[test]
@@ -85,6 +86,7 @@ fn single_line_hash_cases() {
         checked += 1;
     }
     assert_eq!(checked, 558);
+    println!("lineid hash_cases.jsonl: {checked}/{checked} rows match");
 }
 
 #[test]
@@ -106,4 +108,5 @@ fn read_hook_vectors() {
         checked += 1;
     }
     assert_eq!(checked, 7);
+    println!("lineid read-hook vectors: {checked}/{checked} match");
 }

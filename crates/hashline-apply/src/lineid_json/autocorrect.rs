@@ -9,6 +9,10 @@
 //!   (§7), as is one whose re-split would drop text.
 //! * [`restore_indent`]: paired indentation (equal line counts) and first-line indentation.
 //!
+//! The insert echo (an append whose first row, or a prepend whose last row, repeats its anchor
+//! line) is dropped in [`super::plan`], also only when the row equals the anchor exactly: a row
+//! that differs in indentation (`}` appended after `  }`) is deliberate.
+//!
 //! The peer's wrapped-line restoration (§7.5b) is not done: it only ever undoes a deliberate
 //! re-wrap (DEVIATIONS §7).
 
@@ -27,11 +31,6 @@ fn squash(s: &str) -> String {
     s.chars().filter(|&c| !is_js_whitespace(c)).collect()
 }
 
-/// Whether two lines are equal ignoring all whitespace (the insert-echo comparison).
-pub(crate) fn same_ignoring_ws(a: &str, b: &str) -> bool {
-    squash(a) == squash(b)
-}
-
 /// Which echo rows were dropped: `(first_dropped, last_dropped)`.
 pub(crate) fn strip_boundary_echo(
     payload: &mut Vec<String>,
@@ -46,7 +45,8 @@ pub(crate) fn strip_boundary_echo(
     if first {
         payload.remove(0);
     }
-    let last = payload.len() >= 2 && after.is_some_and(|a| payload.last().is_some_and(|p| p == a));
+    // As the peer: the last row is compared even when dropping the first left only one row.
+    let last = after.is_some_and(|a| payload.last().is_some_and(|p| p == a));
     if last {
         payload.pop();
     }
@@ -284,6 +284,13 @@ mod tests {
             (true, true)
         );
         assert_eq!(p, v(&["n1", "n2"]));
+        // Both copies go, even when that leaves nothing (the peer does so: the range is deleted).
+        let mut p = v(&["before", "after"]);
+        assert_eq!(
+            strip_boundary_echo(&mut p, 1, Some("before"), Some("after")),
+            (true, true)
+        );
+        assert!(p.is_empty());
         let mut p = v(&["n1", "n2", "      after"]);
         assert_eq!(
             strip_boundary_echo(&mut p, 2, None, Some("    after")),

@@ -12,7 +12,8 @@
 //!
 //! Rename onto an existing file: refused with `E_FILE_EXISTS` unless the request carries
 //! `"overwrite": true` (the seed's schema has no such field; the peer silently replaces the
-//! destination, which loses a file the model never read).
+//! destination, which loses a file the model never read). A rename of a file that does not
+//! exist is refused too (the peer writes the new path, then fails to remove the missing one).
 
 mod autocorrect;
 mod error;

@@ -4,10 +4,10 @@
 //!   mismatch report) are stripped only when **every** non-blank payload line carries one; a
 //!   prefix on only some lines is refused, never written.
 //! * `+` diff markers are stripped only when every non-blank line carries exactly one `+`, there
-//!   are at least two such lines, and the lines the edit touches do not themselves start with `+`
-//!   (a file of `+` bullets or a diff file keeps its `+`). A single `+ item` line stays.
+//!   are at least two such lines, and no line of the file itself starts with `+` (a file of `+`
+//!   bullets or a diff file keeps its `+`, with a warning). A single `+ item` line stays.
 //! * A payload made only of `-` and `+` rows (at least one of each) is a diff, not content:
-//!   refused.
+//!   refused, unless the file itself has lines starting with `+` (then it is content).
 
 use super::error::EngineError;
 
@@ -53,12 +53,12 @@ fn single_minus(line: &str) -> bool {
     line.starts_with('-') && !line.starts_with("--")
 }
 
-/// The cleaned payload of `edits[index]` (0-based, as the peer numbers edits) and the autocorrect warnings.
-/// `context` = the file lines the edit touches (replaced lines, or the anchor line).
+/// The cleaned payload of `edits[index]` (0-based, as the peer numbers edits) and the
+/// autocorrect warnings. `file` = the lines of the file being edited.
 pub(crate) fn clean(
     index: usize,
     lines: Vec<String>,
-    context: &[&str],
+    file: &[&str],
     warnings: &mut Vec<String>,
 ) -> Result<Vec<String>, EngineError> {
     let counted: Vec<&String> = lines.iter().filter(|l| !l.trim().is_empty()).collect();
@@ -99,7 +99,9 @@ pub(crate) fn clean(
     }
     let plus = counted.iter().filter(|l| single_plus(l)).count();
     let minus = counted.iter().filter(|l| single_minus(l)).count();
-    if plus > 0 && minus > 0 && plus + minus == counted.len() {
+    // `+` rows are content in a file that has `+` lines of its own (bullets, a diff file).
+    let file_has_plus = file.iter().any(|l| single_plus(l.trim_start()));
+    if plus > 0 && minus > 0 && plus + minus == counted.len() && !file_has_plus {
         return Err(EngineError::Pasted {
             message: format!(
                 "Edit {index}: lines look like a diff ({minus} row{} starting with '-', {plus} with '+'). \
@@ -108,8 +110,13 @@ pub(crate) fn clean(
             ),
         });
     }
-    let context_has_plus = context.iter().any(|l| l.trim_start().starts_with('+'));
-    if plus == counted.len() && plus >= 2 && !context_has_plus {
+    if plus == counted.len() && plus >= 2 && file_has_plus {
+        warnings.push(format!(
+            "kept the `+` at the start of {plus} payload lines of edits[{index}] as sent: the file has lines starting with `+` of its own. If they are diff markers, send the lines without them"
+        ));
+        return Ok(lines);
+    }
+    if plus == counted.len() && plus >= 2 {
         let stripped = lines
             .into_iter()
             .map(|l| {
@@ -179,6 +186,20 @@ mod tests {
         assert_eq!(
             clean(1, v(&["+a", "+b"]), &["+ x"], &mut w),
             Ok(v(&["+a", "+b"]))
+        );
+        // A `+` line anywhere in the file makes `+` rows content, also a `-`/`+` payload.
+        assert_eq!(
+            clean(
+                1,
+                v(&["+ c", "+ d"]),
+                &["# List", "+ a", "", "# Other"],
+                &mut w
+            ),
+            Ok(v(&["+ c", "+ d"]))
+        );
+        assert_eq!(
+            clean(1, v(&["- c", "+ d"]), &["- a", "  + b"], &mut w),
+            Ok(v(&["- c", "+ d"]))
         );
         assert_eq!(
             clean(1, v(&["++i;", "++j;"]), &[], &mut w),

@@ -13,7 +13,7 @@ use hashline_anchor::lineid::{id_matches, legacy_line_id, line_id};
 use hashline_core::{Edit, EditKind};
 use hashline_syntax::lineid_json::{parse_ref, trailing_id, EditOp, EditSpec, LineRef};
 
-use super::autocorrect::{expand_merged, restore_indent, same_ignoring_ws, strip_boundary_echo};
+use super::autocorrect::{expand_merged, restore_indent, strip_boundary_echo};
 use super::error::EngineError;
 use super::overlap::{check_overlaps, span, Span};
 use super::payload::{clean, plural};
@@ -58,8 +58,13 @@ fn parse_one(raw: Option<&String>, lines: &[&str]) -> Result<Option<LineRef>, En
     })
 }
 
-/// Parse every reference (request order) and drop exact duplicates (first kept).
-pub(crate) fn resolve(specs: &[EditSpec], lines: &[&str]) -> Result<Vec<Resolved>, EngineError> {
+/// Parse every reference (request order) and drop exact duplicates (first kept, each drop
+/// reported).
+pub(crate) fn resolve(
+    specs: &[EditSpec],
+    lines: &[&str],
+    warnings: &mut Vec<String>,
+) -> Result<Vec<Resolved>, EngineError> {
     let mut out: Vec<Resolved> = Vec::with_capacity(specs.len());
     for spec in specs {
         let pos = parse_one(spec.pos.as_ref(), lines)?;
@@ -69,14 +74,18 @@ pub(crate) fn resolve(specs: &[EditSpec], lines: &[&str]) -> Result<Vec<Resolved
             pos,
             end,
         };
-        let duplicate = out.iter().any(|o| {
+        let duplicate = out.iter().find(|o| {
             o.spec.op == r.spec.op
                 && o.pos == r.pos
                 && o.end == r.end
                 && o.spec.lines == r.spec.lines
         });
-        if !duplicate {
-            out.push(r);
+        match duplicate {
+            Some(first) => warnings.push(format!(
+                "autocorrect: dropped edits[{}]: it is an exact copy of edits[{}], applied once",
+                spec.index, first.spec.index
+            )),
+            None => out.push(r),
         }
     }
     Ok(out)
@@ -188,12 +197,7 @@ fn lower_one(
     let index = r.spec.index;
     let raw_anchor = r.spec.pos.clone().unwrap_or_default();
     let sp = span(r);
-    let context: Vec<&str> = match sp {
-        Span::Replace(s, e) => lines[s - 1..e].to_vec(),
-        Span::After(l) | Span::Before(l) => vec![lines[l - 1]],
-        Span::Unanchored => Vec::new(),
-    };
-    let mut rows = clean(index, r.spec.lines.clone(), &context, warnings)?;
+    let mut rows = clean(index, r.spec.lines.clone(), lines, warnings)?;
     let empty = |message: String| EngineError::EmptyInsert { message };
     let edit = match sp {
         Span::Replace(s, e) => {
@@ -214,8 +218,9 @@ fn lower_one(
                     ));
                 }
             }
-            let rows = autocorrect_replace(index, &context, rows, warnings);
-            let noop = rows.iter().map(String::as_str).eq(context.iter().copied());
+            let replaced = &lines[s - 1..e];
+            let rows = autocorrect_replace(index, replaced, rows, warnings);
+            let noop = rows.iter().map(String::as_str).eq(replaced.iter().copied());
             return Ok((
                 Edit {
                     kind: EditKind::Replace { start: s, end: e },
@@ -226,10 +231,8 @@ fn lower_one(
             ));
         }
         Span::After(l) => {
-            if rows
-                .first()
-                .is_some_and(|f| same_ignoring_ws(f, lines[l - 1]))
-            {
+            // Exact comparison: `}` appended after `  }` closes another block (DEVIATIONS §9).
+            if rows.first().is_some_and(|f| f == lines[l - 1]) {
                 rows.remove(0);
                 warnings.push(format!(
                     "autocorrect: dropped row 1 of edits[{index}]: it repeats anchor line {l}"
@@ -247,9 +250,7 @@ fn lower_one(
             }
         }
         Span::Before(l) => {
-            let echoes = rows
-                .last()
-                .is_some_and(|f| same_ignoring_ws(f, lines[l - 1]));
+            let echoes = rows.last().is_some_and(|f| f == lines[l - 1]);
             if echoes && rows.len() >= 2 {
                 rows.pop();
                 warnings.push(format!(
