@@ -2,6 +2,7 @@
 
 use std::collections::HashSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
@@ -27,6 +28,15 @@ struct Job<'a> {
 /// overlapping matches of two different rules. Patterns that do not compile, files with syntax
 /// errors and unreadable files are listed in [`Preview::parse_issues`] instead.
 pub fn preview(req: &RewriteRequest) -> Result<Preview, AstError> {
+    preview_with_progress(req, &|_, _| {})
+}
+
+/// [`preview`], calling `progress(done, total)` from the worker threads after each candidate
+/// file is parsed (`total` = files to parse), so a caller can show a progress bar.
+pub fn preview_with_progress(
+    req: &RewriteRequest,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Preview, AstError> {
     let order = rule_order(req)?;
     let explicit = explicit_lang(req.lang.as_deref())?;
     let candidates = files::collect(&req.root, &req.paths, req.glob.as_deref())?;
@@ -62,6 +72,8 @@ pub fn preview(req: &RewriteRequest) -> Result<Preview, AstError> {
     let compiled = compile_all(req, &order, &jobs, &mut issues)?;
     let patterns: Vec<String> = req.rules.iter().map(|r| r.pattern.clone()).collect();
 
+    let done = AtomicUsize::new(0);
+    let total = jobs.len();
     let outcomes: Vec<Result<FileOutcome, AstError>> = jobs
         .par_iter()
         .map(|job| {
@@ -70,7 +82,9 @@ pub fn preview(req: &RewriteRequest) -> Result<Preview, AstError> {
                 .filter(|(lang, _)| *lang == job.spec.lang)
                 .flat_map(|(_, rules)| rules.iter())
                 .collect();
-            process(job, &rules, &patterns)
+            let outcome = process(job, &rules, &patterns);
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+            outcome
         })
         .collect();
 

@@ -35,7 +35,7 @@ pub mod request;
 mod rewrite;
 
 pub use block::TreeSitterBlocks;
-pub use engine::preview;
+pub use engine::{preview, preview_with_progress};
 pub use error::AstError;
 pub use preview::{FileRewrite, MatchEdit, ParseIssue, Preview, SkippedMatch};
 pub use request::{RewriteRequest, Rule, Strictness, DEFAULT_MAX_FILES};

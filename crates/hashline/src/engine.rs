@@ -1,10 +1,12 @@
 //! [`Engine`]: one workspace root, one session's snapshot store, every dialect.
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
 use hashline_apply::fs::{FsError, Transaction, Workspace};
 use hashline_apply::{hash_json, hashline as hl, lineid_json, FileOp, FileReport, Outcome};
 use hashline_core::{BlockResolver, ErrorCode, TextFile};
+use hashline_queue::{PreviewQueue, QueueError};
 use hashline_state::{MemoryStore, SnapshotStore, SqliteStore, StoreError};
 
 use crate::dialect::{Anchors, Dialect};
@@ -87,8 +89,12 @@ pub struct ReadOptions {
 
 /// Reads, edits and writes files under one root, for one session.
 pub struct Engine {
-    ws: Workspace,
-    store: Box<dyn SnapshotStore>,
+    pub(crate) ws: Workspace,
+    store: Arc<dyn SnapshotStore>,
+    /// The persistent store, when there is one (the preview queue shares its database).
+    sqlite: Option<Arc<SqliteStore>>,
+    /// The ast-edit preview queue, opened on first use.
+    queue: OnceLock<PreviewQueue>,
     resolver: hashline_ast::TreeSitterBlocks,
 }
 
@@ -99,18 +105,34 @@ impl Engine {
             path: config.root.clone(),
             source,
         })?;
-        let (ws, store): (Workspace, Box<dyn SnapshotStore>) = match &config.state {
-            StateConfig::Memory => (ws, Box::new(MemoryStore::new())),
+        let (ws, store, sqlite): (Workspace, Arc<dyn SnapshotStore>, _) = match &config.state {
+            StateConfig::Memory => (ws, Arc::new(MemoryStore::new()), None),
             StateConfig::Persistent { dir, session } => {
-                let store = SqliteStore::open(dir, session)?;
-                (ws.with_lock_dir(dir.join("locks")), Box::new(store))
+                let store = Arc::new(SqliteStore::open(dir, session)?);
+                let shared: Arc<dyn SnapshotStore> = store.clone();
+                (ws.with_lock_dir(dir.join("locks")), shared, Some(store))
             }
         };
         Ok(Engine {
             ws,
             store,
+            sqlite,
+            queue: OnceLock::new(),
             resolver: hashline_ast::TreeSitterBlocks,
         })
+    }
+
+    /// The session's ast-edit preview queue: in the state database when the engine is
+    /// persistent, else in memory (for the engine's lifetime).
+    pub fn queue(&self) -> Result<&PreviewQueue, QueueError> {
+        if let Some(queue) = self.queue.get() {
+            return Ok(queue);
+        }
+        let queue = match &self.sqlite {
+            Some(store) => PreviewQueue::new(Arc::clone(store))?,
+            None => PreviewQueue::in_memory("memory")?,
+        };
+        Ok(self.queue.get_or_init(|| queue))
     }
 
     /// The canonical root.
@@ -208,14 +230,17 @@ impl Engine {
             Ok(op) => op,
             Err(e) => return Outcome::refused(e.code(), e.to_string()),
         };
-        let mut read = self.read(
-            path,
-            &ReadOptions {
-                anchors,
-                ..ReadOptions::default()
-            },
-        );
         let text = TextFile::decode(content.to_vec());
+        let mut read = match anchors {
+            Anchors::Hash => self.hash_auto_read(path, &target.key, content.len(), text.text()),
+            _ => self.read(
+                path,
+                &ReadOptions {
+                    anchors,
+                    ..ReadOptions::default()
+                },
+            ),
+        };
         read.files = vec![FileReport {
             path: path.to_string(),
             new_path: None,
@@ -226,6 +251,33 @@ impl Engine {
             written: true,
         }];
         read
+    }
+}
+
+impl Engine {
+    /// What seed 001's host returns for a write: its own `Successfully wrote N bytes to PATH`
+    /// and the auto-read block ([`hash_json::render_anchors`]) of the written `text`, which is
+    /// recorded in the session as a read of it (so an edit with those anchors has its base).
+    /// Unlike a `read`, it is never refused: the file was written whatever its content.
+    fn hash_auto_read(&self, path: &str, key: &str, bytes: usize, text: &str) -> Outcome {
+        let mut out = format!(
+            "Successfully wrote {bytes} bytes to {path}{}",
+            hash_json::render_anchors(text)
+        );
+        let mut warnings = Vec::new();
+        if let Err(e) = self.store.record(key, text) {
+            warnings.push(format!(
+                "The session state was not updated ({e}); read the file before editing it."
+            ));
+            out.push_str(&format!("\n\nWarnings:\n{}", warnings.join("\n")));
+        }
+        Outcome {
+            ok: true,
+            code: None,
+            text: out,
+            warnings,
+            files: Vec::new(),
+        }
     }
 }
 

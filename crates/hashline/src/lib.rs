@@ -15,6 +15,10 @@
 //! # Ok::<(), hashline::Error>(())
 //! ```
 //!
+//! Structural rewrites go through a queue: [`Engine::ast_edit`] previews and queues,
+//! [`Engine::resolve`] applies (after checking that no previewed file changed), discards or
+//! lists.
+//!
 //! Every call returns an [`Outcome`]: `text` is exactly what the seed tool of that dialect
 //! would return to the model; `ok`, `code`, `warnings` and `files` are the structured facts.
 //! A refused call leaves every file byte-identical.
@@ -23,10 +27,15 @@
 //! (tags, hashes, IDs), `hashline-syntax` (parsers), `hashline-state` (snapshot store),
 //! `hashline-apply` (engines and the writer), `hashline-ast` (tree-sitter), `hashline-queue`.
 
+mod ast_edit;
 mod dialect;
 mod engine;
 pub mod grammar;
 
+pub use ast_edit::{
+    AstEditOptions, AstEditOutcome, MatchReport, PendingReport, PreviewId, PreviewReport,
+    ResolveAction, ResolveOutcome, ResolveReport, Rule,
+};
 pub use dialect::{Anchors, Dialect};
 pub use engine::{Engine, EngineConfig, Error, ReadOptions, StateConfig};
 pub use hashline_apply::{FileOp, FileReport, Outcome};

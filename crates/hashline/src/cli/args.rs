@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use hashline::grammar::GrammarFormat;
-use hashline::{Anchors, Dialect};
+use hashline::{Anchors, AstEditOptions, Dialect, PreviewId};
 
 /// Read files with anchors; apply anchored patches exactly, or refuse them with a reason.
 #[derive(Debug, Parser)]
@@ -65,6 +65,42 @@ pub enum Command {
         #[arg(long, default_value = "tag", value_parser = parse_anchors)]
         anchors: Anchors,
     },
+    /// Preview structural rewrites (ast-grep patterns); writes nothing, queues the preview and
+    /// prints its id. Apply it with `resolve apply`.
+    #[command(name = "ast-edit")]
+    AstEdit {
+        /// An ast-grep pattern (`$NAME`, `$$$ARGS`, `$_` metavariables); pair each with an --out.
+        #[arg(
+            long = "pat",
+            value_name = "PATTERN",
+            required = true,
+            allow_hyphen_values = true
+        )]
+        pat: Vec<String>,
+        /// The rewrite of the --pat in the same position; may use its captures; empty deletes.
+        #[arg(
+            long = "out",
+            value_name = "REWRITE",
+            required = true,
+            allow_hyphen_values = true
+        )]
+        out: Vec<String>,
+        /// Parse every file as this language (ts, tsx, js, rust, py, ...) [default: by extension].
+        #[arg(long, value_name = "LANG")]
+        lang: Option<String>,
+        /// At most this many files get replacements.
+        #[arg(long, value_name = "N", default_value_t = AstEditOptions::default().max_files)]
+        max_files: usize,
+        /// Files, directories or globs (`src/**/*.ts`), relative to --root.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<String>,
+    },
+    /// Apply or discard a queued ast-edit preview; with no verb, list the pending ones.
+    Resolve {
+        /// apply, discard or list.
+        #[command(subcommand)]
+        action: Option<ResolveCommand>,
+    },
     /// Print a grammar for constrained decoding.
     Grammar {
         /// lark, gbnf or json-schema.
@@ -74,6 +110,32 @@ pub enum Command {
         #[arg(long, default_value = "hashline", value_parser = parse_dialect)]
         dialect: Dialect,
     },
+}
+
+/// The verbs of `resolve`.
+#[derive(Debug, Subcommand)]
+pub enum ResolveCommand {
+    /// Write a queued preview (the newest without ID), refusing it if any of its files changed.
+    Apply {
+        /// The preview id that ast-edit printed [default: the newest].
+        #[arg(value_parser = parse_preview_id)]
+        id: Option<PreviewId>,
+        /// Apply only these matches (FILE:MATCH ids, comma-separated).
+        #[arg(long, value_name = "ID,...", value_delimiter = ',')]
+        only: Option<Vec<String>>,
+    },
+    /// Drop a queued preview (the newest without ID) without writing.
+    Discard {
+        /// The preview id [default: the newest].
+        #[arg(value_parser = parse_preview_id)]
+        id: Option<PreviewId>,
+    },
+    /// List the pending previews (the same as `resolve` alone).
+    List,
+}
+
+fn parse_preview_id(s: &str) -> Result<PreviewId, String> {
+    s.parse()
 }
 
 fn parse_format(s: &str) -> Result<GrammarFormat, String> {

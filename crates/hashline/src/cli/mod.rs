@@ -4,13 +4,14 @@
 mod args;
 mod input;
 mod output;
+mod progress;
 
 use std::process::ExitCode;
 
 use clap::Parser;
-use hashline::{Engine, EngineConfig, ReadOptions};
+use hashline::{AstEditOptions, Engine, EngineConfig, ReadOptions, ResolveAction, Rule};
 
-use args::{Cli, Command};
+use args::{Cli, Command, ResolveCommand};
 
 /// Run the CLI with the process's arguments.
 pub fn main() -> ExitCode {
@@ -79,6 +80,46 @@ pub fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         },
+        Command::AstEdit {
+            pat,
+            out,
+            lang,
+            max_files,
+            paths,
+        } => {
+            if pat.len() != out.len() {
+                eprintln!(
+                    "hashline: ast-edit needs one --out per --pat (got {} --pat and {} --out); use --out '' to delete matches",
+                    pat.len(),
+                    out.len()
+                );
+                return ExitCode::from(2);
+            }
+            let rules = pat.iter().zip(out).map(|(p, o)| Rule::new(p, o)).collect();
+            let options = AstEditOptions {
+                lang: lang.clone(),
+                max_files: *max_files,
+            };
+            let bar = progress::Progress::new();
+            let result =
+                engine.ast_edit_with_progress(rules, paths.clone(), &options, &|done, total| {
+                    bar.update(done, total)
+                });
+            bar.finish();
+            return output::print_as(&result.outcome, &result, cli.json);
+        }
+        Command::Resolve { action } => {
+            let action = match action {
+                None | Some(ResolveCommand::List) => ResolveAction::List,
+                Some(ResolveCommand::Apply { id, only }) => ResolveAction::Apply {
+                    id: *id,
+                    only: only.clone(),
+                },
+                Some(ResolveCommand::Discard { id }) => ResolveAction::Discard { id: *id },
+            };
+            let result = engine.resolve(action);
+            return output::print_as(&result.outcome, &result, cli.json);
+        }
         Command::Grammar { .. } => return ExitCode::SUCCESS,
     };
     output::print(&outcome, cli.json)

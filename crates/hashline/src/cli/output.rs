@@ -4,13 +4,19 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use hashline::{ErrorCode, Outcome};
+use serde::Serialize;
 
 /// Print `outcome` (plain text or JSON) and return the contract's exit code.
 pub fn print(outcome: &Outcome, json: bool) -> ExitCode {
+    print_as(outcome, outcome, json)
+}
+
+/// Like [`print`], with `report` (a superset of `outcome`'s fields) as the `--json` object.
+pub fn print_as(outcome: &Outcome, report: &impl Serialize, json: bool) -> ExitCode {
     let io_failure = outcome.code == Some(ErrorCode::Io);
     let mut stdout = std::io::stdout().lock();
     let written = if json {
-        match serde_json::to_string(outcome) {
+        match serde_json::to_string(report) {
             Ok(s) => writeln!(stdout, "{s}"),
             Err(e) => writeln!(
                 std::io::stderr(),

@@ -1,0 +1,196 @@
+//! [`PreviewQueue::apply`]: check every fingerprint, then write the chosen edits all or nothing.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+use hashline_apply::fs::{FsError, Target, Transaction, Workspace};
+use hashline_ast::MatchEdit;
+
+use crate::error::QueueError;
+use crate::model::{PreviewId, QueuedPreview};
+use crate::queue::PreviewQueue;
+
+/// How many match ids an unknown-id refusal lists.
+const IDS_SHOWN: usize = 10;
+
+/// What [`PreviewQueue::apply`] wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Applied {
+    /// The preview (now removed from the queue).
+    pub preview: QueuedPreview,
+    /// The ids of the matches written, in preview order.
+    pub match_ids: Vec<String>,
+    /// The files written, in preview order.
+    pub files: Vec<AppliedFile>,
+    /// Problems after the write that did not undo it (e.g. the preview could not be removed).
+    pub warnings: Vec<String>,
+}
+
+impl Applied {
+    /// Number of replacements written.
+    pub fn replacements(&self) -> usize {
+        self.match_ids.len()
+    }
+}
+
+/// One file [`PreviewQueue::apply`] wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AppliedFile {
+    /// Root-relative display path.
+    pub path: String,
+    /// The file written (symlinks resolved).
+    pub real: PathBuf,
+    /// The snapshot-store key of the file ([`Target::key`]).
+    pub key: String,
+    /// Its bytes before (the previewed bytes).
+    pub before: Vec<u8>,
+    /// Its bytes now.
+    pub after: Vec<u8>,
+    /// Replacements written in it.
+    pub replacements: usize,
+}
+
+impl PreviewQueue {
+    /// Apply preview `id` (the newest when `None`): all its matches, or only those named in
+    /// `only` (`FILE:MATCH` ids as the preview printed them).
+    ///
+    /// Order of checks, all before any write: the preview exists ([`QueueError::NoPreview`]);
+    /// every id of `only` is one of its matches ([`QueueError::UnknownMatch`]; the preview stays
+    /// queued); every file of the preview resolves inside `ws` and, under the workspace's
+    /// inter-process locks, still has the fingerprint it had at preview time
+    /// ([`QueueError::Stale`]; the preview is dropped). Then every file is written through one
+    /// [`Transaction`] (all or nothing) and the preview is removed from the queue.
+    pub fn apply(
+        &self,
+        ws: &Workspace,
+        id: Option<PreviewId>,
+        only: Option<&[String]>,
+    ) -> Result<Applied, QueueError> {
+        let preview = self.get(id)?;
+        let chosen = only.map(|ids| choose(&preview, ids)).transpose()?;
+        let picked = |m: &MatchEdit| chosen.as_ref().is_none_or(|c| c.contains(m.id.as_str()));
+
+        let targets = preview
+            .files
+            .iter()
+            .map(|f| {
+                let mut target = ws.resolve(&f.abs.to_string_lossy())?;
+                target.display = f.path.clone();
+                Ok(target)
+            })
+            .collect::<Result<Vec<Target>, FsError>>()?;
+        let _guard = ws.lock(&targets.iter().collect::<Vec<_>>())?;
+
+        let mut current = Vec::with_capacity(targets.len());
+        let mut changed = Vec::new();
+        for (file, target) in preview.files.iter().zip(&targets) {
+            match ws.read(target) {
+                Ok(Some(bytes)) if file.fingerprint.matches(&bytes) => current.push(bytes),
+                Ok(_) | Err(FsError::IsDirectory { .. }) => changed.push(file.path.clone()),
+                Err(e) => return Err(e.into()),
+            }
+        }
+        if !changed.is_empty() {
+            return Err(self.stale(&preview, changed));
+        }
+
+        let mut tx = Transaction::new();
+        let mut files = Vec::new();
+        let mut match_ids = Vec::new();
+        for ((file, target), bytes) in preview.files.iter().zip(&targets).zip(current) {
+            let edits: Vec<&MatchEdit> = file.matches.iter().filter(|m| picked(m)).collect();
+            if edits.is_empty() {
+                continue;
+            }
+            let after = splice(&bytes, &edits).ok_or_else(|| QueueError::Corrupt {
+                id: preview.id,
+                reason: format!("its edits of {} do not fit the previewed bytes", file.path),
+            })?;
+            match_ids.extend(edits.iter().map(|m| m.id.clone()));
+            tx.write(target, Some(bytes.clone()), after.clone());
+            files.push(AppliedFile {
+                path: file.path.clone(),
+                real: target.real.clone(),
+                key: target.key.clone(),
+                before: bytes,
+                after,
+                replacements: edits.len(),
+            });
+        }
+        match tx.commit(ws) {
+            Ok(()) => {}
+            // Another writer that ignores hashline's locks got in between read and commit.
+            Err(FsError::Changed { path }) => return Err(self.stale(&preview, vec![path])),
+            Err(e) => return Err(e.into()),
+        }
+        let mut warnings = Vec::new();
+        if let Err(e) = self.remove(preview.id) {
+            warnings.push(format!(
+                "the files were written, but preview {} could not be removed from the queue ({e}); discard it with `hashline resolve discard {}`",
+                preview.id, preview.id
+            ));
+        }
+        Ok(Applied {
+            preview,
+            match_ids,
+            files,
+            warnings,
+        })
+    }
+
+    /// Drops `preview` (it can never apply again) and returns the stale refusal.
+    fn stale(&self, preview: &QueuedPreview, changed: Vec<String>) -> QueueError {
+        if let Err(e) = self.remove(preview.id) {
+            return e;
+        }
+        QueueError::Stale {
+            id: preview.id,
+            changed,
+        }
+    }
+}
+
+/// The ids of `only`, each checked against the preview.
+fn choose<'a>(preview: &QueuedPreview, only: &'a [String]) -> Result<HashSet<&'a str>, QueueError> {
+    let known: HashSet<&str> = preview.match_ids().collect();
+    let wanted: HashSet<&str> = only
+        .iter()
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty())
+        .collect();
+    if wanted.is_empty() {
+        return Err(QueueError::NoMatchChosen);
+    }
+    let mut sorted: Vec<&str> = wanted.iter().copied().collect();
+    sorted.sort_unstable();
+    if let Some(bad) = sorted.into_iter().find(|id| !known.contains(id)) {
+        let mut list: Vec<&str> = preview.match_ids().take(IDS_SHOWN).collect();
+        if known.len() > IDS_SHOWN {
+            list.push("…");
+        }
+        return Err(QueueError::UnknownMatch {
+            preview: preview.id,
+            id: bad.to_owned(),
+            known: list.join(", "),
+        });
+    }
+    Ok(wanted)
+}
+
+/// `original` with `edits` (file order, non-overlapping) spliced in; `None` when an edit's range
+/// does not hold its `before` text.
+pub(crate) fn splice(original: &[u8], edits: &[&MatchEdit]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(original.len());
+    let mut at = 0;
+    for e in edits {
+        let range = e.byte_range.clone();
+        if range.start < at || original.get(range.clone())? != e.before.as_bytes() {
+            return None;
+        }
+        out.extend_from_slice(&original[at..range.start]);
+        out.extend_from_slice(e.after.as_bytes());
+        at = range.end;
+    }
+    out.extend_from_slice(&original[at..]);
+    Some(out)
+}
