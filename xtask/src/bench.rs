@@ -70,7 +70,8 @@ fn flag(args: &[String], name: &str) -> Option<usize> {
         .and_then(|v| v.parse().ok())
 }
 
-fn target_dir() -> PathBuf {
+/// The cargo target directory (`$CARGO_TARGET_DIR`, else the workspace's `target/`).
+pub(crate) fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"))

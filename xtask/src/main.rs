@@ -6,8 +6,16 @@
 //!   pass counts.
 //! * `tidy`: check that no crate depends on a crate of a higher layer.
 //! * `bench`: time `read`/`edit` of a small and a large file through the binary, as ratios
-//!   against `cat` of the same file in the same run.
+//!   against `cat` of the same file in the same run; `bench --ast [--reps N]` times the
+//!   `ast-edit` preview against the ast-grep CLI's on the `ast-diff` corpus (same as
+//!   `ast-diff --bench`).
+//! * `ast-diff [--bench] [--reps N] [--only TEXT] [--show N]`: differential test of
+//!   `hashline ast-edit` + `resolve apply` against the ast-grep CLI on third-party JS/TS sources
+//!   (see `ast_diff.rs`); `--bench` times both previews instead.
 
+mod ast_bench;
+mod ast_diff;
+mod ast_tools;
 mod bench;
 mod tidy;
 
@@ -19,9 +27,17 @@ fn main() -> ExitCode {
         Some("golden") => golden(args.iter().any(|a| a == "--bless")),
         Some("conformance") => conformance(),
         Some("tidy") => tidy::run(),
+        // `bench --ast`: the structural-rewrite preview against the ast-grep CLI (ast_bench.rs).
+        Some("bench") if args.iter().any(|a| a == "--ast") => {
+            let rest: Vec<String> = std::iter::once("--bench".to_string())
+                .chain(args[1..].iter().filter(|a| *a != "--ast").cloned())
+                .collect();
+            ast_diff::run(&rest)
+        }
         Some("bench") => bench::run(&args[1..]),
+        Some("ast-diff") => ast_diff::run(&args[1..]),
         _ => Err(
-            "usage: cargo xtask <golden [--bless] | conformance | tidy | bench [--large-mb N]>"
+            "usage: cargo xtask <golden [--bless] | conformance | tidy | bench [--large-mb N] [--ast] | ast-diff [--bench] [--reps N] [--only TEXT]>"
                 .to_string(),
         ),
     };
@@ -80,7 +96,28 @@ const SUITES: &[(&str, &str)] = &[
     ("hashline-anchor", "lineid_vectors"),
     ("hashline-state", "store_scenarios"),
     ("hashline-syntax", "hashline_sections"),
+    ("hashline-syntax", "hashline_parse_errors"),
+    ("hashline-anchor", "hash_vectors"),
+    ("hashline-ast", "block_spans"),
+    ("hashline", "conformance_hash_json"),
+    ("hashline", "conformance_lineid"),
 ];
+
+/// Whether a line a suite printed is its summary (`… passed`, `… match`, `cases: …`).
+fn is_summary(line: &str) -> bool {
+    !line.starts_with("test ")
+        && !line.starts_with("running ")
+        && [
+            " passed",
+            " match",
+            "cases:",
+            " rows pass",
+            " run, ",
+            " pass",
+        ]
+        .iter()
+        .any(|k| line.contains(k))
+}
 
 fn conformance() -> Result<(), String> {
     let mut failed = Vec::new();
@@ -99,14 +136,16 @@ fn conformance() -> Result<(), String> {
             .output()
             .map_err(|e| format!("cannot run cargo: {e}"))?;
         let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
         for line in stdout
             .lines()
-            .filter(|l| l.contains(" passed") && !l.starts_with("test result"))
+            .chain(stderr.lines())
+            .filter(|l| is_summary(l))
         {
             println!("{package}/{test}: {line}");
         }
         if !out.status.success() {
-            eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+            eprintln!("{stderr}");
             failed.push(format!("{package}/{test}"));
         }
     }
