@@ -371,3 +371,48 @@ fn owner_is_kept_when_the_process_may_set_it() {
     assert_eq!((meta.uid(), meta.gid()), (4321, 4321));
     assert_eq!(content(&ws, "owned.txt").as_deref(), Some("v2\n"));
 }
+
+#[cfg(unix)]
+#[test]
+fn read_only_files_are_refused_for_every_change_and_left_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let (_dir, ws) = workspace();
+    write(&ws, "ok.txt", "ok\n");
+    write(&ws, "ro.txt", "ro\n");
+    let ro_path = ws.root().join("ro.txt");
+    std::fs::set_permissions(&ro_path, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+    let ok = ws.resolve("ok.txt").expect("resolve");
+    let ro = ws.resolve("ro.txt").expect("resolve");
+    let elsewhere = ws.resolve("moved.txt").expect("resolve");
+
+    // A rewrite, a delete, a rename away and a rename onto it: each refused, nothing written.
+    let attempts: Vec<Box<dyn Fn(&mut Transaction)>> = vec![
+        Box::new(|tx| tx.write(&ro, Some(b"ro\n".to_vec()), b"changed\n".to_vec())),
+        Box::new(|tx| tx.delete(&ro, b"ro\n".to_vec())),
+        Box::new(|tx| tx.rename(&ro, b"ro\n".to_vec(), &elsewhere, b"ro\n".to_vec(), false)),
+        Box::new(|tx| tx.rename(&ok, b"ok\n".to_vec(), &ro, b"ok\n".to_vec(), true)),
+    ];
+    for (i, attempt) in attempts.iter().enumerate() {
+        let mut tx = Transaction::new();
+        if i != 3 {
+            tx.write(&ok, Some(b"ok\n".to_vec()), b"ok2\n".to_vec());
+        }
+        attempt(&mut tx);
+        let err = tx.commit(&ws).expect_err("read-only target");
+        assert!(
+            matches!(err, FsError::ReadOnly { .. }),
+            "attempt {i}: {err}"
+        );
+        assert_eq!(err.code(), ErrorCode::PermissionDenied);
+        assert!(err.to_string().contains("ro.txt"), "{err}");
+        assert_eq!(content(&ws, "ro.txt").as_deref(), Some("ro\n"));
+        assert_eq!(content(&ws, "ok.txt").as_deref(), Some("ok\n"));
+        assert_eq!(content(&ws, "moved.txt"), None);
+        assert!(temps(ws.root()).is_empty());
+    }
+    let mode = std::fs::metadata(&ro_path)
+        .expect("meta")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o444);
+}

@@ -90,12 +90,48 @@ pub enum ErrorCode {
     /// No queued preview with that id.
     #[serde(rename = "E_NO_PREVIEW")]
     NoPreview,
+    /// The target exists but may not be read or written (file permissions): a refusal the model
+    /// can act on (pick another file, ask the user), not a tool failure.
+    #[serde(rename = "E_PERMISSION_DENIED")]
+    PermissionDenied,
     /// An I/O failure not caused by the patch.
     #[serde(rename = "E_IO")]
     Io,
 }
 
 impl ErrorCode {
+    /// Every code, in declaration order (for catalogs and documentation checks).
+    pub const ALL: &'static [ErrorCode] = &[
+        ErrorCode::Parse,
+        ErrorCode::MissingTag,
+        ErrorCode::StaleAnchor,
+        ErrorCode::LineRange,
+        ErrorCode::Noop,
+        ErrorCode::FileNotFound,
+        ErrorCode::OutsideRoot,
+        ErrorCode::BlockUnresolved,
+        ErrorCode::EditConflict,
+        ErrorCode::DuplicateFile,
+        ErrorCode::IsDirectory,
+        ErrorCode::Binary,
+        ErrorCode::BadShape,
+        ErrorCode::BadOp,
+        ErrorCode::BadRef,
+        ErrorCode::AmbiguousAnchor,
+        ErrorCode::BareHashPrefix,
+        ErrorCode::LegacyShape,
+        ErrorCode::WouldEmpty,
+        ErrorCode::InvalidPatch,
+        ErrorCode::PastedAnchor,
+        ErrorCode::FileExists,
+        ErrorCode::BadPattern,
+        ErrorCode::UnsupportedLanguage,
+        ErrorCode::StalePreview,
+        ErrorCode::NoPreview,
+        ErrorCode::PermissionDenied,
+        ErrorCode::Io,
+    ];
+
     /// The code as printed: `E_STALE_ANCHOR`, ….
     pub fn as_str(self) -> &'static str {
         use ErrorCode::*;
@@ -126,6 +162,7 @@ impl ErrorCode {
             UnsupportedLanguage => "E_UNSUPPORTED_LANGUAGE",
             StalePreview => "E_STALE_PREVIEW",
             NoPreview => "E_NO_PREVIEW",
+            PermissionDenied => "E_PERMISSION_DENIED",
             Io => "E_IO",
         }
     }
@@ -147,10 +184,66 @@ mod tests {
             ErrorCode::Parse,
             ErrorCode::StaleAnchor,
             ErrorCode::BadRef,
+            ErrorCode::PermissionDenied,
             ErrorCode::Io,
         ] {
             let json = serde_json_like(code);
             assert_eq!(json, code.as_str());
+        }
+    }
+
+    #[test]
+    fn all_lists_every_variant_once() {
+        // Exhaustive inside the crate: a new variant fails to compile here until it is placed.
+        fn position(code: ErrorCode) -> usize {
+            use ErrorCode::*;
+            match code {
+                Parse => 0,
+                MissingTag => 1,
+                StaleAnchor => 2,
+                LineRange => 3,
+                Noop => 4,
+                FileNotFound => 5,
+                OutsideRoot => 6,
+                BlockUnresolved => 7,
+                EditConflict => 8,
+                DuplicateFile => 9,
+                IsDirectory => 10,
+                Binary => 11,
+                BadShape => 12,
+                BadOp => 13,
+                BadRef => 14,
+                AmbiguousAnchor => 15,
+                BareHashPrefix => 16,
+                LegacyShape => 17,
+                WouldEmpty => 18,
+                InvalidPatch => 19,
+                PastedAnchor => 20,
+                FileExists => 21,
+                BadPattern => 22,
+                UnsupportedLanguage => 23,
+                StalePreview => 24,
+                NoPreview => 25,
+                PermissionDenied => 26,
+                Io => 27,
+            }
+        }
+        assert_eq!(ErrorCode::ALL.len(), 28);
+        for (i, code) in ErrorCode::ALL.iter().enumerate() {
+            assert_eq!(position(*code), i, "{code} out of place in ALL");
+        }
+    }
+
+    #[test]
+    fn every_code_is_documented() {
+        let doc =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/ERRORS.md"))
+                .expect("docs/ERRORS.md");
+        for code in ErrorCode::ALL {
+            assert!(
+                doc.contains(&format!("`{code}`")),
+                "{code} missing from docs/ERRORS.md"
+            );
         }
     }
 

@@ -43,6 +43,14 @@ pub enum FsError {
         /// The path as written.
         path: String,
     },
+    /// The file has no write permission. A rename would replace it all the same (only the
+    /// directory's permission counts), so it is refused instead: read-only marks a file that
+    /// is not to be changed.
+    #[error("file is read-only: {path}; make it writable first (chmod u+w) or leave it unchanged")]
+    ReadOnly {
+        /// The path as written.
+        path: String,
+    },
     /// One transaction names the same file twice.
     #[error("file named twice in one transaction: {path}")]
     Duplicate {
@@ -82,6 +90,10 @@ impl FsError {
             FsError::Exists { .. } => ErrorCode::FileExists,
             FsError::Changed { .. } => ErrorCode::StaleAnchor,
             FsError::Duplicate { .. } => ErrorCode::DuplicateFile,
+            FsError::ReadOnly { .. } => ErrorCode::PermissionDenied,
+            FsError::Io { source, .. } if source.kind() == std::io::ErrorKind::PermissionDenied => {
+                ErrorCode::PermissionDenied
+            }
             FsError::TooManyLinks { .. } | FsError::Io { .. } | FsError::RollbackFailed { .. } => {
                 ErrorCode::Io
             }

@@ -24,6 +24,8 @@ pub(super) struct Existing {
     pub(super) attrs: Attrs,
     /// Its hard-link count (1 where the platform does not say).
     links: u64,
+    /// Nobody may write it (no write bit): a change to it is refused, not renamed over it.
+    pub(super) read_only: bool,
 }
 
 impl Existing {
@@ -34,6 +36,7 @@ impl Existing {
                 bytes,
                 attrs: Attrs::of(&meta),
                 links: link_count(&meta),
+                read_only: meta.permissions().readonly(),
             }),
         )
     }

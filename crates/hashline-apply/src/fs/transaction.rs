@@ -158,6 +158,7 @@ impl Transaction {
                                     path: target.display,
                                 });
                             }
+                            writable(&target, &current)?;
                             ops.push(Op::replace(target, bytes, current));
                         }
                     }
@@ -182,7 +183,10 @@ impl Transaction {
                     let attrs = Some(source.attrs.clone());
                     match Existing::inspect(&to)? {
                         Some(_) if !overwrite => return Err(FsError::Exists { path: to.display }),
-                        Some(old) => ops.push(Op::overwrite(to, bytes, old, attrs)),
+                        Some(old) => {
+                            writable(&to, &old)?;
+                            ops.push(Op::overwrite(to, bytes, old, attrs));
+                        }
                         None => {
                             stage::check_parent(&to)?;
                             ops.push(Op::create(to, bytes, attrs));
@@ -205,6 +209,17 @@ fn expect_bytes(target: &Target, expected: &[u8]) -> Result<Existing, FsError> {
         Some(current) if current.bytes != expected => Err(FsError::Changed {
             path: target.display.clone(),
         }),
-        Some(current) => Ok(current),
+        Some(current) => writable(target, &current).map(|()| current),
+    }
+}
+
+/// Refuses a change to a file nobody may write ([`FsError::ReadOnly`]).
+fn writable(target: &Target, current: &Existing) -> Result<(), FsError> {
+    if current.read_only {
+        Err(FsError::ReadOnly {
+            path: target.display.clone(),
+        })
+    } else {
+        Ok(())
     }
 }

@@ -82,7 +82,7 @@ fn run(
     }
     if !opts.dry_run && is_read_only(&target) {
         return Err(Refusal::new(
-            ErrorCode::Io,
+            ErrorCode::PermissionDenied,
             format!("File is not writable: {path}"),
         ));
     }
@@ -274,6 +274,7 @@ fn fs_refusal(e: &FsError, path: &str) -> Refusal {
             "[E_STALE_ANCHOR] {path} changed on disk while this edit was being applied; nothing was written. \
              Re-read the file to refresh."
         ),
+        FsError::ReadOnly { .. } => format!("File is not writable: {path}"),
         FsError::Io { source, .. } if source.kind() == std::io::ErrorKind::PermissionDenied => {
             format!("File is not writable: {path}")
         }

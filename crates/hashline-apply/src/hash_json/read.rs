@@ -184,7 +184,7 @@ pub fn render_parsed(
         }
         Source::Unreadable => {
             return Outcome::refused(
-                ErrorCode::Io,
+                ErrorCode::PermissionDenied,
                 format!("File is not readable: {display_path}"),
             )
         }
