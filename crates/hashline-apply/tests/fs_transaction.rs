@@ -386,7 +386,8 @@ fn read_only_files_are_refused_for_every_change_and_left_alone() {
     let elsewhere = ws.resolve("moved.txt").expect("resolve");
 
     // A rewrite, a delete, a rename away and a rename onto it: each refused, nothing written.
-    let attempts: Vec<Box<dyn Fn(&mut Transaction)>> = vec![
+    type Attempt<'a> = Box<dyn Fn(&mut Transaction) + 'a>;
+    let attempts: Vec<Attempt> = vec![
         Box::new(|tx| tx.write(&ro, Some(b"ro\n".to_vec()), b"changed\n".to_vec())),
         Box::new(|tx| tx.delete(&ro, b"ro\n".to_vec())),
         Box::new(|tx| tx.rename(&ro, b"ro\n".to_vec(), &elsewhere, b"ro\n".to_vec(), false)),

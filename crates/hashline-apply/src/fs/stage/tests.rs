@@ -24,6 +24,7 @@ fn phantom() -> Existing {
         bytes: Vec::new(),
         attrs: Attrs::of(&std::fs::metadata(".").expect("cwd")),
         links: 1,
+        read_only: false,
     }
 }
 
