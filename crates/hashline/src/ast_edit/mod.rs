@@ -1,0 +1,203 @@
+//! Structural rewrites on the [`Engine`]: `ast-edit` previews and queues, `resolve` applies,
+//! discards or lists the queued previews.
+//!
+//! Texts follow seed `002` (`ast_edit` / `resolve`); `--json` consumers get the structured
+//! [`PreviewReport`] / [`ResolveReport`] beside the usual [`Outcome`] fields.
+
+use hashline_apply::diff::{first_changed_line, unified};
+use hashline_apply::{FileOp, FileReport, Outcome};
+use hashline_ast::{Preview, RewriteRequest, DEFAULT_MAX_FILES};
+use hashline_core::{ErrorCode, TextFile};
+use hashline_queue::{Applied, QueueError, QueuedPreview};
+use hashline_state::MAX_PATHS;
+
+use crate::engine::Engine;
+
+pub use hashline_ast::Rule;
+pub use hashline_queue::PreviewId;
+
+/// Options of [`Engine::ast_edit`].
+#[derive(Debug, Clone)]
+pub struct AstEditOptions {
+    /// Parse every file as this language (an alias such as `ts`); `None` infers it per file.
+    pub lang: Option<String>,
+    /// At most this many files get replacements; more sets `limit_reached`.
+    pub max_files: usize,
+}
+
+impl Default for AstEditOptions {
+    fn default() -> Self {
+        AstEditOptions {
+            lang: None,
+            max_files: DEFAULT_MAX_FILES,
+        }
+    }
+}
+
+mod render;
+mod report;
+
+use render::*;
+pub use report::{
+    AstEditOutcome, MatchReport, PendingReport, PreviewReport, ResolveAction, ResolveOutcome,
+    ResolveReport,
+};
+
+impl Engine {
+    /// `ast-edit`: preview `rules` over `paths` (files, directories, globs under the root),
+    /// write nothing, queue the preview when something matched and record the previewed files
+    /// in the session (so the `¶PATH#TAG` headers work as anchors; the first
+    /// [`hashline_state::MAX_PATHS`] files, as many as the session keeps).
+    pub fn ast_edit(
+        &self,
+        rules: Vec<Rule>,
+        paths: Vec<String>,
+        options: &AstEditOptions,
+    ) -> AstEditOutcome {
+        self.ast_edit_with_progress(rules, paths, options, &|_, _| {})
+    }
+
+    /// [`Engine::ast_edit`], calling `progress(done, total)` as files are parsed.
+    pub fn ast_edit_with_progress(
+        &self,
+        rules: Vec<Rule>,
+        paths: Vec<String>,
+        options: &AstEditOptions,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> AstEditOutcome {
+        let mut request = RewriteRequest::new(self.root(), rules, paths);
+        request.lang = options.lang.clone();
+        request.max_files = options.max_files.max(1);
+        let preview = match hashline_ast::preview_with_progress(&request, progress) {
+            Ok(p) => p,
+            Err(e) => return refused_edit(e.code(), e.to_string()),
+        };
+        let id = if preview.total_replacements() > 0 {
+            match self.queue().and_then(|q| q.push(&request, &preview)) {
+                Ok(id) => Some(id),
+                Err(e) => return refused_edit(e.code(), e.to_string()),
+            }
+        } else {
+            None
+        };
+        let mut warnings = Vec::new();
+        let files = preview
+            .files
+            .iter()
+            .enumerate()
+            .map(|(n, f)| {
+                let before = TextFile::decode(f.original.clone());
+                let after = TextFile::decode(f.rewritten.clone());
+                // The store keeps MAX_PATHS paths: recording more would only evict these.
+                if n < MAX_PATHS {
+                    let recorded = self
+                        .ws
+                        .resolve(&f.abs.to_string_lossy())
+                        .map_err(|e| e.to_string())
+                        .and_then(|t| {
+                            self.store()
+                                .record(&t.key, before.text())
+                                .map_err(|e| e.to_string())
+                        });
+                    if let Err(e) = recorded {
+                        warnings.push(format!("{}: not recorded in the session ({e})", f.path));
+                    }
+                }
+                FileReport {
+                    path: f.path.clone(),
+                    new_path: None,
+                    op: FileOp::Update,
+                    tag: Some(f.tag.clone()),
+                    diff: unified(before.text(), after.text(), &f.path),
+                    first_changed_line: first_changed_line(before.text(), after.text()),
+                    written: false,
+                }
+            })
+            .collect();
+        let mut text = preview.render();
+        if let Some(id) = id {
+            text = format!("{}\n\n{text}", pending_notice(id));
+        }
+        AstEditOutcome {
+            outcome: Outcome {
+                ok: true,
+                code: None,
+                text: with_warnings(text, &warnings),
+                warnings,
+                files,
+            },
+            preview: Some(report(id, &preview)),
+        }
+    }
+
+    /// `resolve`: apply, discard or list the session's queued previews.
+    pub fn resolve(&self, action: ResolveAction) -> ResolveOutcome {
+        let result = self.queue().and_then(|queue| match &action {
+            ResolveAction::Apply { id, only } => queue
+                .apply(&self.ws, *id, only.as_deref())
+                .map(|applied| self.applied(applied)),
+            ResolveAction::Discard { id } => queue.discard(*id).map(discarded),
+            ResolveAction::List => queue.list().map(|pending| listed(&pending)),
+        });
+        result.unwrap_or_else(|e| refused_resolve(&action, &e))
+    }
+
+    /// The outcome of a successful apply; records every written file in the session.
+    fn applied(&self, applied: Applied) -> ResolveOutcome {
+        let mut warnings = applied.warnings.clone();
+        let mut headers = Vec::new();
+        let mut files = Vec::new();
+        for (n, f) in applied.files.iter().enumerate() {
+            let before = TextFile::decode(f.before.clone());
+            let after = TextFile::decode(f.after.clone());
+            let recorded = if n < MAX_PATHS {
+                self.store().record(&f.key, after.text()).map(Some)
+            } else {
+                Ok(None)
+            };
+            let tag = match recorded {
+                Ok(Some(tag)) => tag,
+                Ok(None) => hashline_anchor::tag::file_tag(after.text()),
+                Err(e) => {
+                    warnings.push(format!("{}: not recorded in the session ({e})", f.path));
+                    hashline_anchor::tag::file_tag(after.text())
+                }
+            };
+            headers.push(format!("¶{}#{tag}", f.path));
+            files.push(FileReport {
+                path: f.path.clone(),
+                new_path: None,
+                op: FileOp::Update,
+                tag: Some(tag),
+                diff: unified(before.text(), after.text(), &f.path),
+                first_changed_line: first_changed_line(before.text(), after.text()),
+                written: true,
+            });
+        }
+        let (n, m) = (applied.replacements(), applied.files.len());
+        let mut text = format!(
+            "Applied {n} replacement{} in {m} file{}.",
+            plural(n),
+            plural(m)
+        );
+        for h in &headers {
+            text.push('\n');
+            text.push_str(h);
+        }
+        ResolveOutcome {
+            outcome: Outcome {
+                ok: true,
+                code: None,
+                text: with_warnings(text, &warnings),
+                warnings,
+                files,
+            },
+            resolve: ResolveReport {
+                action: "apply",
+                id: Some(applied.preview.id),
+                matches: applied.match_ids,
+                pending: Vec::new(),
+            },
+        }
+    }
+}
