@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End to end through the CLI: read a file with anchors, apply a hashline patch written against
-# those anchors, show the result, then send the same (now stale) patch again and watch it refused.
+# those anchors, show the result, then send the same (now stale) patch again and watch it refused;
+# last, a structural rewrite previewed with ast-edit and written by resolve apply.
 # Works on a copy in a temp dir; the repository is not modified.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -28,3 +29,10 @@ cat "$work/greet.ts"
 echo
 echo "== the same patch again (its tag is stale; the edit is recovered or refused, never misplaced)"
 hl edit "$work/patch.hl" || echo "(exit $?: refused, file unchanged)"
+echo
+echo "== hashline ast-edit: preview a structural rewrite (nothing written yet)"
+hl ast-edit --pat 'console.log($$$A)' --out 'logger.info($$$A)' greet.ts
+echo
+echo "== hashline resolve apply"
+hl resolve apply
+tail -n 2 "$work/greet.ts"
