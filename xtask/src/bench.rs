@@ -47,10 +47,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
             run_quiet(hl(&bin, &root, &state).args(["read", "big.txt"]))
         })?;
         let edit_big = time_n(3, || edit_line_one(&bin, &root, &state, "big.txt"))?;
+        let mid = lines / 2;
+        let edit_mid_tail = time_n(3, || edit_line(&bin, &root, &state, "big.txt", mid, true))?;
         println!("large file ({large_mb} MB, {lines} lines), 3 runs each:");
         report("cat (baseline)", cat_big, cat_big);
         report("hashline read", read_big, cat_big);
         report("hashline read+edit", edit_big, cat_big);
+        report("read+edit mid & tail", edit_mid_tail, cat_big);
         if let Some(rss) = peak_rss(hl(&bin, &root, &state).args(["read", "big.txt"])) {
             println!(
                 "  peak RSS of read: {} MB ({:.2}x the file)",
@@ -101,7 +104,23 @@ fn run_quiet(cmd: &mut Command) -> Result<Vec<u8>, String> {
 
 /// Read the file's tag, then replace line 1 with itself plus a counter (a real change).
 fn edit_line_one(bin: &Path, root: &Path, state: &Path, file: &str) -> Result<Vec<u8>, String> {
-    let read = run_quiet(hl(bin, root, state).args(["read", file, "--limit", "1"]))?;
+    edit_line(bin, root, state, file, 1, false)
+}
+
+/// Read the file's tag, then replace line `n` with itself plus a counter (a real change) and,
+/// with `tail`, add a line at the end: two changes far apart, so the diff of the result cannot
+/// be cut down to one short middle (the case that was quadratic on repeated lines).
+fn edit_line(
+    bin: &Path,
+    root: &Path,
+    state: &Path,
+    file: &str,
+    n: usize,
+    tail: bool,
+) -> Result<Vec<u8>, String> {
+    let offset = n.to_string();
+    let read =
+        run_quiet(hl(bin, root, state).args(["read", file, "--offset", &offset, "--limit", "1"]))?;
     let text = String::from_utf8_lossy(&read);
     let header = text.lines().next().unwrap_or("").to_string();
     let first = text
@@ -115,7 +134,10 @@ fn edit_line_one(bin: &Path, root: &Path, state: &Path, file: &str) -> Result<Ve
     } else {
         format!("{first}!")
     };
-    let patch = format!("{header}\nreplace 1..1:\n+{next}\n");
+    let mut patch = format!("{header}\nreplace {n}..{n}:\n+{next}\n");
+    if tail {
+        patch.push_str("insert tail:\n+tail\n");
+    }
     let mut child = hl(bin, root, state)
         .args(["edit", "-"])
         .stdin(Stdio::piped())

@@ -8,6 +8,7 @@
 //! * [`numbered`] / [`compact_preview`]: the hashline seed's numbered diff (`generateDiffString`)
 //!   and the compact preview built from it (`buildCompactDiffPreview`).
 
+mod chunked;
 mod numbered;
 mod unified;
 
@@ -45,7 +46,9 @@ const TRIM_MARGIN: usize = 256;
 /// Changed regions between two line lists (any tokenization the caller chose).
 ///
 /// The common prefix and suffix (less [`TRIM_MARGIN`] lines) are cut off first: interning
-/// every line of a 100 MB file costs far more than diffing the few lines an edit touched.
+/// every line of a 100 MB file costs far more than diffing the few lines an edit touched. A
+/// middle still longer than [`CHUNK_THRESHOLD`] lines is diffed piecewise between points where
+/// the texts agree again ([`chunked`]), which keeps runs of identical lines linear.
 pub(crate) fn hunks_of(old: &[&str], new: &[&str]) -> Vec<DiffHunk> {
     let common_prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
     let max_suffix = old.len().min(new.len()) - common_prefix;
@@ -60,15 +63,34 @@ pub(crate) fn hunks_of(old: &[&str], new: &[&str]) -> Vec<DiffHunk> {
     let tail = common_suffix.saturating_sub(TRIM_MARGIN);
     let old_mid = &old[skip..old.len() - tail];
     let new_mid = &new[skip..new.len() - tail];
+    let hunks = if old_mid.len().max(new_mid.len()) > CHUNK_THRESHOLD {
+        chunked::hunks(old_mid, new_mid, imara_hunks)
+    } else {
+        imara_hunks(old_mid, new_mid)
+    };
+    hunks
+        .into_iter()
+        .map(|h| DiffHunk {
+            old: skip + h.old.start..skip + h.old.end,
+            new: skip + h.new.start..skip + h.new.end,
+        })
+        .collect()
+}
+
+/// Lines (on either side, after trimming) above which a middle is diffed piecewise.
+const CHUNK_THRESHOLD: usize = 20_000;
+
+/// imara-diff's histogram diff of two line lists, with its line post-processing.
+fn imara_hunks(old: &[&str], new: &[&str]) -> Vec<DiffHunk> {
     let mut input: InternedInput<&str> = InternedInput::default();
-    input.update_before(old_mid.iter().copied());
-    input.update_after(new_mid.iter().copied());
+    input.update_before(old.iter().copied());
+    input.update_after(new.iter().copied());
     let mut diff = Diff::compute(Algorithm::Histogram, &input);
     diff.postprocess_lines(&input);
     diff.hunks()
         .map(|h| DiffHunk {
-            old: skip + h.before.start as usize..skip + h.before.end as usize,
-            new: skip + h.after.start as usize..skip + h.after.end as usize,
+            old: h.before.start as usize..h.before.end as usize,
+            new: h.after.start as usize..h.after.end as usize,
         })
         .collect()
 }
