@@ -168,28 +168,42 @@ impl TextFile {
     /// new lines with the ending of the line they are `like`, else the first ending. The last
     /// output line gets no terminator (the line model carries the final newline as an empty
     /// last line).
+    ///
+    /// One ending is ever written differently from that rule: a lone `\r` directly followed by
+    /// an empty line that ends in `\n` would read back as one `\r\n` and lose the empty line,
+    /// so that `\r` is written as `\r\n` (possible only in files that mix lone-CR endings with
+    /// others, once an edit makes two such lines neighbours).
     pub fn encode(&self, out: &[OutLine]) -> Vec<u8> {
         let default = self.default_eol();
+        let parts: Vec<(&[u8], Eol)> = out
+            .iter()
+            .map(|line| match line {
+                OutLine::Kept(i) => {
+                    let (range, eol) = &self.lines[*i];
+                    (&self.bytes[range.clone()], eol.unwrap_or(default))
+                }
+                OutLine::New { text, like } => (
+                    text.as_bytes(),
+                    like.and_then(|i| self.eol(i)).unwrap_or(default),
+                ),
+            })
+            .collect();
         let mut buf = Vec::with_capacity(self.bytes.len() + 64);
         if self.bom {
             buf.extend_from_slice(BOM);
         }
-        for (k, line) in out.iter().enumerate() {
-            let last = k + 1 == out.len();
-            let eol = match line {
-                OutLine::Kept(i) => {
-                    let (range, eol) = &self.lines[*i];
-                    buf.extend_from_slice(&self.bytes[range.clone()]);
-                    eol.unwrap_or(default)
-                }
-                OutLine::New { text, like } => {
-                    buf.extend_from_slice(text.as_bytes());
-                    like.and_then(|i| self.eol(i)).unwrap_or(default)
-                }
-            };
-            if !last {
-                buf.extend_from_slice(eol.as_bytes());
+        for (k, (content, eol)) in parts.iter().enumerate() {
+            buf.extend_from_slice(content);
+            if k + 1 == parts.len() {
+                break;
             }
+            let next_is_bare_lf = k + 2 < parts.len() && parts[k + 1] == (&b""[..], Eol::Lf);
+            let eol = if *eol == Eol::Cr && next_is_bare_lf {
+                Eol::CrLf
+            } else {
+                *eol
+            };
+            buf.extend_from_slice(eol.as_bytes());
         }
         buf
     }
@@ -223,6 +237,35 @@ impl TextFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lone_cr_never_swallows_the_empty_line_after_it() {
+        // `x\ry\n\nz` with line 2 deleted: `x` (CR) now precedes the empty line (LF).
+        let f = TextFile::decode(b"x\ry\n\nz".to_vec());
+        let out = [OutLine::Kept(0), OutLine::Kept(2), OutLine::Kept(3)];
+        let bytes = f.encode(&out);
+        assert_eq!(bytes, b"x\r\n\nz");
+        assert_eq!(TextFile::decode(bytes).text(), f.render_text(&out));
+        // A new empty line after a CR line, and the fuzzer's case.
+        let g = TextFile::decode(b"\n\n\n\n\r\r\n\n".to_vec());
+        let out: Vec<OutLine> = vec![
+            OutLine::Kept(0),
+            OutLine::Kept(1),
+            OutLine::Kept(2),
+            OutLine::Kept(3),
+            OutLine::New {
+                text: String::new(),
+                like: Some(4),
+            },
+            OutLine::Kept(6),
+            OutLine::Kept(7),
+        ];
+        let bytes = g.encode(&out);
+        assert_eq!(TextFile::decode(bytes).text(), g.render_text(&out));
+        // An empty last line after a CR needs no change: nothing follows it.
+        let h = TextFile::decode(b"a\r\n".to_vec());
+        assert_eq!(h.encode(&h.identity()), b"a\r\n");
+    }
 
     fn roundtrip(bytes: &[u8]) {
         let f = TextFile::decode(bytes.to_vec());
