@@ -138,6 +138,12 @@ impl TextFile {
         &self.text
     }
 
+    /// The original bytes and the LF text, without copying (for callers that keep both after
+    /// they are done encoding).
+    pub fn into_parts(self) -> (Vec<u8>, String) {
+        (self.bytes, self.text)
+    }
+
     /// Number of lines, counting the final empty piece after a trailing newline.
     pub fn line_count(&self) -> usize {
         self.lines.len()

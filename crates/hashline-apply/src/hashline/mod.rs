@@ -91,11 +91,13 @@ pub fn edit(
     opts: &EditOptions<'_>,
 ) -> Outcome {
     run(&WsFiles(ws), store, input, opts, |planned| {
-        let targets: Vec<&Target> = planned.iter().map(|p| &p.handle).collect();
-        let _guard = ws.lock(&targets)?;
+        let targets: Vec<Target> = planned.iter().map(|p| p.handle.clone()).collect();
+        let _guard = ws.lock(&targets.iter().collect::<Vec<_>>())?;
         let mut tx = Transaction::new();
-        for p in planned {
-            tx.write(&p.handle, Some(p.old_bytes.clone()), p.new_bytes.clone());
+        for p in planned.iter_mut() {
+            // The bytes move into the transaction: the report needs only the texts.
+            let old = std::mem::take(&mut p.old_bytes);
+            tx.write(&p.handle, Some(old), std::mem::take(&mut p.new_bytes));
         }
         tx.commit(ws)?;
         Ok(())
@@ -114,8 +116,8 @@ pub fn apply_to_text(
     let mut writes: Vec<(String, Vec<u8>)> = Vec::new();
     let outcome = run(&snapshot, store, input, opts, |planned| {
         writes = planned
-            .iter()
-            .map(|p| (p.key.clone(), p.new_bytes.clone()))
+            .iter_mut()
+            .map(|p| (p.key.clone(), std::mem::take(&mut p.new_bytes)))
             .collect();
         Ok(())
     });
@@ -183,13 +185,14 @@ fn report<H>(p: &Planned<H>, op: FileOp, written: bool) -> FileReport {
     }
 }
 
-/// The shared body of [`edit`] and [`apply_to_text`]; `commit` writes every planned file.
+/// The shared body of [`edit`] and [`apply_to_text`]; `commit` writes every planned file and
+/// may take its `old_bytes` / `new_bytes` (nothing reads them afterwards).
 fn run<F: Files>(
     files: &F,
     store: &dyn SnapshotStore,
     input: &str,
     opts: &EditOptions<'_>,
-    commit: impl FnOnce(&[Planned<F::Handle>]) -> Result<(), HashlineError>,
+    commit: impl FnOnce(&mut [Planned<F::Handle>]) -> Result<(), HashlineError>,
 ) -> Outcome {
     let mode = Mode {
         record_mismatch: !opts.dry_run,
@@ -220,7 +223,7 @@ fn run<F: Files>(
         }
     }
     if !opts.dry_run {
-        if let Err(e) = commit(&planned) {
+        if let Err(e) = commit(&mut planned) {
             return Outcome::refused(e.code(), e.to_string());
         }
         for p in &mut planned {
