@@ -187,7 +187,7 @@ fn run(
             });
         }
     }
-    let original = read.clone().unwrap_or_default();
+    let original = read.unwrap_or_default();
     let file = TextFile::decode(original.clone());
     let disk_lines = canonical_lines(file.text());
 
