@@ -74,7 +74,8 @@ pub(crate) fn bare_prefix(
     let Some(&(prefix, line)) = suspects.first() else {
         return Ok(None);
     };
-    let known: HashSet<&str> = v.hashes.iter().map(|h| h.as_str()).collect();
+    let known: HashSet<&str, foldhash::fast::RandomState> =
+        v.hashes.iter().map(|h| h.as_str()).collect();
     let matching = suspects.iter().filter(|(p, _)| known.contains(p)).count();
     let n = suspects.len();
     let example = quote(&format!("{prefix}:{line}"));

@@ -8,6 +8,9 @@ use hashline_syntax::hash_json::{Anchor, EditItem, ItemOp};
 
 use super::refusal::Refusal;
 
+/// Line numbers of each hash (foldhash: SipHash dominated 100 MB edits).
+type Index<'a> = HashMap<&'a str, Vec<usize>, foldhash::fast::RandomState>;
+
 /// Samples shown per ambiguous hash, and lines of the current-state preview.
 const SAMPLES: usize = 5;
 
@@ -41,8 +44,8 @@ impl<'a> Version<'a> {
         self.text.ends_with('\n')
     }
 
-    fn index(&self) -> HashMap<&str, Vec<usize>> {
-        let mut map: HashMap<&str, Vec<usize>> = HashMap::new();
+    fn index(&self) -> Index<'_> {
+        let mut map = Index::default();
         for (i, h) in self.hashes.iter().enumerate() {
             map.entry(h.as_str()).or_default().push(i + 1);
         }
@@ -146,7 +149,7 @@ pub(crate) fn resolve(items: &[EditItem], v: &Version<'_>) -> Result<Vec<Place>,
 }
 
 fn record_failure<'i>(
-    index: &HashMap<&str, Vec<usize>>,
+    index: &Index<'_>,
     anchor: &'i Anchor,
     found: Option<usize>,
     failures: &mut Vec<Failure<'i>>,
