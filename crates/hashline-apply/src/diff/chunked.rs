@@ -27,8 +27,12 @@ const SYNC_SEARCH: usize = 1 << 16;
 /// Changed regions between `old` and `new` (no common prefix or suffix trimmed yet required),
 /// computed as a sequence of small diffs, each by `diff_window`.
 pub(super) fn hunks(old: &[&str], new: &[&str], diff_window: WindowDiff) -> Vec<DiffHunk> {
-    let old_hash: Vec<u64> = old.iter().map(|l| line_hash(l)).collect();
-    let new_hash: Vec<u64> = new.iter().map(|l| line_hash(l)).collect();
+    let sides = Sides {
+        old,
+        new,
+        old_hash: old.iter().map(|l| line_hash(l)).collect(),
+        new_hash: new.iter().map(|l| line_hash(l)).collect(),
+    };
     let mut out = Vec::new();
     // Both texts agree on every line before (i, j) that no emitted hunk covers.
     let (mut i, mut j) = (0usize, 0usize);
@@ -44,7 +48,7 @@ pub(super) fn hunks(old: &[&str], new: &[&str], diff_window: WindowDiff) -> Vec<
         }
         let back = (i - done_i).min(j - done_j).min(SYNC_RUN);
         let (start_i, start_j) = (i - back, j - back);
-        let Some((end_i, end_j)) = resync(old, new, &old_hash, &new_hash, i, j) else {
+        let Some((end_i, end_j)) = sides.resync(i, j) else {
             push(
                 &mut out,
                 diff_window,
@@ -85,68 +89,64 @@ fn push(
     }
 }
 
-/// The end of the nearest agreement after the difference at (`i`, `j`): positions
-/// (`i + di + SYNC_RUN`, `j + dj + SYNC_RUN`) such that the [`SYNC_RUN`] lines before them agree,
-/// with `di + dj` smallest (`di == dj` first among equals: a replacement reads better than an
-/// insertion plus a deletion). The search widens from 64 lines up to [`SYNC_SEARCH`]; `None`
-/// when no such point exists within it.
-fn resync(
-    old: &[&str],
-    new: &[&str],
-    old_hash: &[u64],
-    new_hash: &[u64],
-    i: usize,
-    j: usize,
-) -> Option<(usize, usize)> {
-    let mut reach = 64usize;
-    loop {
-        if let Some((di, dj)) = resync_within(old, new, old_hash, new_hash, i, j, reach) {
-            return Some((i + di + SYNC_RUN, j + dj + SYNC_RUN));
-        }
-        let exhausted = i + reach >= old.len() && j + reach >= new.len();
-        if exhausted || reach >= SYNC_SEARCH {
-            return None;
-        }
-        reach *= 4;
-    }
+/// Both texts with the hash of every line.
+struct Sides<'s, 'a> {
+    old: &'s [&'a str],
+    new: &'s [&'a str],
+    old_hash: Vec<u64>,
+    new_hash: Vec<u64>,
 }
 
-/// [`resync`] with both offsets below `reach`.
-fn resync_within(
-    old: &[&str],
-    new: &[&str],
-    old_hash: &[u64],
-    new_hash: &[u64],
-    i: usize,
-    j: usize,
-    reach: usize,
-) -> Option<(usize, usize)> {
-    // Windows of SYNC_RUN line hashes starting at i + di: the first (smallest) di per window.
-    let old_windows = window_hashes(old_hash, i, reach);
-    let mut first: HashMap<u64, Vec<usize>> = HashMap::with_capacity(old_windows.len());
-    for (di, w) in old_windows.iter().enumerate() {
-        let list = first.entry(*w).or_default();
-        if list.len() < 4 {
-            list.push(di);
+impl Sides<'_, '_> {
+    /// The end of the nearest agreement after the difference at (`i`, `j`): positions
+    /// (`i + di + SYNC_RUN`, `j + dj + SYNC_RUN`) such that the [`SYNC_RUN`] lines before them
+    /// agree, with `di + dj` smallest (`di == dj` first among equals: a replacement reads better
+    /// than an insertion plus a deletion). The search widens from 64 lines up to
+    /// [`SYNC_SEARCH`]; `None` when no such point exists within it.
+    fn resync(&self, i: usize, j: usize) -> Option<(usize, usize)> {
+        let mut reach = 64usize;
+        loop {
+            if let Some((di, dj)) = self.resync_within(i, j, reach) {
+                return Some((i + di + SYNC_RUN, j + dj + SYNC_RUN));
+            }
+            let exhausted = i + reach >= self.old.len() && j + reach >= self.new.len();
+            if exhausted || reach >= SYNC_SEARCH {
+                return None;
+            }
+            reach *= 4;
         }
     }
-    let mut best: Option<(usize, usize)> = None;
-    let cost = |(di, dj): (usize, usize)| (di + dj, di.abs_diff(dj));
-    for (dj, w) in window_hashes(new_hash, j, reach).iter().enumerate() {
-        if best.is_some_and(|b| dj > cost(b).0) {
-            break;
-        }
-        let Some(candidates) = first.get(w) else {
-            continue;
-        };
-        for &di in candidates {
-            let agree = old[i + di..i + di + SYNC_RUN] == new[j + dj..j + dj + SYNC_RUN];
-            if agree && best.is_none_or(|b| cost((di, dj)) < cost(b)) {
-                best = Some((di, dj));
+
+    /// [`Sides::resync`] with both offsets below `reach`.
+    fn resync_within(&self, i: usize, j: usize, reach: usize) -> Option<(usize, usize)> {
+        // Windows of SYNC_RUN line hashes starting at i + di: the first (smallest) di per window.
+        let old_windows = window_hashes(&self.old_hash, i, reach);
+        let mut first: HashMap<u64, Vec<usize>> = HashMap::with_capacity(old_windows.len());
+        for (di, w) in old_windows.iter().enumerate() {
+            let list = first.entry(*w).or_default();
+            if list.len() < 4 {
+                list.push(di);
             }
         }
+        let mut best: Option<(usize, usize)> = None;
+        let cost = |(di, dj): (usize, usize)| (di + dj, di.abs_diff(dj));
+        for (dj, w) in window_hashes(&self.new_hash, j, reach).iter().enumerate() {
+            if best.is_some_and(|b| dj > cost(b).0) {
+                break;
+            }
+            let Some(candidates) = first.get(w) else {
+                continue;
+            };
+            for &di in candidates {
+                let agree =
+                    self.old[i + di..i + di + SYNC_RUN] == self.new[j + dj..j + dj + SYNC_RUN];
+                if agree && best.is_none_or(|b| cost((di, dj)) < cost(b)) {
+                    best = Some((di, dj));
+                }
+            }
+        }
+        best
     }
-    best
 }
 
 /// Hashes of the windows of [`SYNC_RUN`] lines starting at `from`, `from + 1`, … (at most

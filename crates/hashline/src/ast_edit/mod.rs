@@ -119,13 +119,7 @@ impl Engine {
             text = format!("{}\n\n{text}", pending_notice(id));
         }
         AstEditOutcome {
-            outcome: Outcome {
-                ok: true,
-                code: None,
-                text: with_warnings(text, &warnings),
-                warnings,
-                files,
-            },
+            outcome: success_with(text, warnings, files),
             preview: Some(report(id, &preview)),
         }
     }
@@ -185,13 +179,7 @@ impl Engine {
             text.push_str(h);
         }
         ResolveOutcome {
-            outcome: Outcome {
-                ok: true,
-                code: None,
-                text: with_warnings(text, &warnings),
-                warnings,
-                files,
-            },
+            outcome: success_with(text, warnings, files),
             resolve: ResolveReport {
                 action: "apply",
                 id: Some(applied.preview.id),

@@ -170,12 +170,17 @@ pub(super) fn refused_resolve(action: &ResolveAction, e: &QueueError) -> Resolve
 }
 
 pub(super) fn success(text: String) -> Outcome {
+    success_with(text, Vec::new(), Vec::new())
+}
+
+/// A success whose text ends with the warnings block, with per-file reports.
+pub(super) fn success_with(text: String, warnings: Vec<String>, files: Vec<FileReport>) -> Outcome {
     Outcome {
         ok: true,
         code: None,
-        text,
-        warnings: Vec::new(),
-        files: Vec::new(),
+        text: with_warnings(text, &warnings),
+        warnings,
+        files,
     }
 }
 
