@@ -52,7 +52,8 @@ pub enum OutLine {
 pub struct TextFile {
     bytes: Vec<u8>,
     bom: bool,
-    lossy: bool,
+    /// Lines (0-based) whose bytes are not valid UTF-8 (shown with U+FFFD in `text`).
+    lossy: Vec<usize>,
     /// Byte range (in `bytes`, without terminator) and terminator of every line.
     lines: Vec<(Range<usize>, Option<Eol>)>,
     text: String,
@@ -91,7 +92,7 @@ impl TextFile {
         }
         lines.push((start..n, None));
         let mut text = String::with_capacity(n - body_start);
-        let mut lossy = false;
+        let mut lossy = Vec::new();
         for (k, (range, _)) in lines.iter().enumerate() {
             if k > 0 {
                 text.push('\n');
@@ -99,7 +100,7 @@ impl TextFile {
             match std::str::from_utf8(&bytes[range.clone()]) {
                 Ok(s) => text.push_str(s),
                 Err(_) => {
-                    lossy = true;
+                    lossy.push(k);
                     text.push_str(&String::from_utf8_lossy(&bytes[range.clone()]));
                 }
             }
@@ -130,7 +131,7 @@ impl TextFile {
 
     /// Whether invalid UTF-8 was replaced by U+FFFD in [`TextFile::text`].
     pub fn is_lossy(&self) -> bool {
-        self.lossy
+        !self.lossy.is_empty()
     }
 
     /// The BOM-free text with every line ending turned into `\n`.
@@ -175,6 +176,10 @@ impl TextFile {
     /// output line gets no terminator (the line model carries the final newline as an empty
     /// last line).
     ///
+    /// A new line that repeats, U+FFFD for U+FFFD, the text of an original line that is not
+    /// UTF-8 gets that line's original bytes back (see [`TextFile::restorable`]): a model that
+    /// echoes such a line does not destroy it.
+    ///
     /// One ending is ever written differently from that rule: a lone `\r` directly followed by
     /// an empty line that ends in `\n` would read back as one `\r\n` and lose the empty line,
     /// so that `\r` is written as `\r\n` (possible only in files that mix lone-CR endings with
@@ -188,10 +193,13 @@ impl TextFile {
                     let (range, eol) = &self.lines[*i];
                     (&self.bytes[range.clone()], eol.unwrap_or(default))
                 }
-                OutLine::New { text, like } => (
-                    text.as_bytes(),
-                    like.and_then(|i| self.eol(i)).unwrap_or(default),
-                ),
+                OutLine::New { text, like } => {
+                    let eol = like.and_then(|i| self.eol(i)).unwrap_or(default);
+                    match self.restorable(text, *like) {
+                        Some(i) => (&self.bytes[self.lines[i].0.clone()], eol),
+                        None => (text.as_bytes(), eol),
+                    }
+                }
             })
             .collect();
         let mut buf = Vec::with_capacity(self.bytes.len() + 64);
@@ -239,6 +247,8 @@ impl TextFile {
         (0..self.lines.len()).map(OutLine::Kept).collect()
     }
 }
+
+mod lossy;
 
 #[cfg(test)]
 mod tests {

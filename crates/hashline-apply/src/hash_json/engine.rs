@@ -163,6 +163,7 @@ fn run(
     warnings.extend(repeated_lines(&lines, &edits, &labels));
     if file.is_lossy() {
         warnings.push(LOSSY.to_owned());
+        warnings.extend(file.lost_bytes_warning(&out));
     }
     let new_bytes = file.encode(&out);
     if !opts.dry_run {

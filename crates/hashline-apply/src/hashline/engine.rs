@@ -102,6 +102,8 @@ pub(crate) fn plan<F: Files>(
         };
         let result = prepare(&input, &live, store, ctx, mode)?;
         let new_bytes = live.encode(&result.out);
+        let mut warnings = result.warnings;
+        warnings.extend(live.lost_bytes_warning(&result.out));
         // Moved, not copied: on a 100 MB file every copy is 100 MB of peak memory.
         let (old_bytes, old_text) = live.into_parts();
         planned.push(Planned {
@@ -113,7 +115,7 @@ pub(crate) fn plan<F: Files>(
             new_text: result.text,
             new_bytes,
             old_bytes,
-            warnings: result.warnings,
+            warnings,
         });
     }
     for (i, p) in planned.iter().enumerate() {

@@ -218,6 +218,7 @@ fn run(
         });
     }
     let new_bytes = file.encode(&out);
+    warnings.extend(file.lost_bytes_warning(&out));
 
     let mut tx = Transaction::new();
     let final_target = match &destination {
