@@ -104,6 +104,12 @@ pub(crate) fn plan<F: Files>(
         let new_bytes = live.encode(&result.out);
         let mut warnings = result.warnings;
         warnings.extend(live.lost_bytes_warning(&result.out));
+        let mut new_text = result.text;
+        if let Some(shown) = TextFile::reread_text(&new_text, &new_bytes) {
+            // The tag and the preview must describe the file as the next read will show it.
+            warnings.push(messages::REREAD_DIFFERS.to_string());
+            new_text = shown;
+        }
         // Moved, not copied: on a 100 MB file every copy is 100 MB of peak memory.
         let (old_bytes, old_text) = live.into_parts();
         planned.push(Planned {
@@ -111,8 +117,8 @@ pub(crate) fn plan<F: Files>(
             handle,
             key,
             old_text,
-            new_tag: file_tag(&result.text),
-            new_text: result.text,
+            new_tag: file_tag(&new_text),
+            new_text,
             new_bytes,
             old_bytes,
             warnings,

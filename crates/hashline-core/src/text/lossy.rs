@@ -1,4 +1,5 @@
-//! Lines that are not UTF-8: what an edit may give back and what it must announce.
+//! Lines that are not UTF-8, and texts that read back differently from how they were written:
+//! what an edit may give back and what it must announce.
 //!
 //! A read shows such a line with U+FFFD in place of each bad sequence. A model that copies the
 //! line into its edit sends those U+FFFD characters back; writing them would replace the
@@ -69,6 +70,17 @@ impl TextFile {
         ))
     }
 
+    /// What a read will show of `bytes`, the encoding of `text`, when that differs from
+    /// `text`: a `\r` inside a new line reads as a line break, and a U+FEFF that starts the file
+    /// reads as its byte-order mark. `None` in every other case (no decoding is done then).
+    pub fn reread_text(text: &str, bytes: &[u8]) -> Option<String> {
+        if !text.contains('\r') && !text.starts_with('\u{FEFF}') {
+            return None;
+        }
+        let shown = TextFile::decode(bytes.to_vec()).text().to_owned();
+        (shown != text).then_some(shown)
+    }
+
     /// Line `i` as a read shows it.
     fn shown(&self, i: usize) -> Cow<'_, str> {
         String::from_utf8_lossy(&self.bytes[self.lines[i].0.clone()])
@@ -124,6 +136,19 @@ mod tests {
         assert!(f
             .lost_bytes_warning(&out)
             .is_some_and(|w| w.contains("line(s) 1 ")));
+    }
+
+    #[test]
+    fn carriage_returns_and_a_leading_bom_read_back_differently() {
+        assert_eq!(TextFile::reread_text("a\nb", b"a\nb"), None);
+        assert_eq!(
+            TextFile::reread_text("a\rb\nc", b"a\rb\nc").as_deref(),
+            Some("a\nb\nc")
+        );
+        assert_eq!(
+            TextFile::reread_text("\u{FEFF}x", "\u{FEFF}x".as_bytes()).as_deref(),
+            Some("x")
+        );
     }
 
     #[test]
