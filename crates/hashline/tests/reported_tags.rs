@@ -18,7 +18,11 @@ fn the_reported_tag_is_the_next_reads_tag() {
     let run = |args: &[&str], stdin: &str| hashline(&root, &state, args, stdin.as_bytes());
     let header = |out: &str| out.lines().next().unwrap_or_default().to_owned();
 
-    for (row, warned) in [("+plain", false), ("+left\rright", true), ("+\u{FEFF}bom", true)] {
+    for (row, warned) in [
+        ("+plain", false),
+        ("+left\rright", true),
+        ("+\u{FEFF}bom", true),
+    ] {
         let read = run(&["read", "a.txt"], "");
         let patch = format!("{}\ninsert head:\n{row}\n", header(&read.stdout));
         let out = run(&["--json", "edit", "-"], &patch).json();
