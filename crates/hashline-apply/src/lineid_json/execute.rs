@@ -187,8 +187,7 @@ fn run(
             });
         }
     }
-    let original = read.unwrap_or_default();
-    let file = TextFile::decode(original.clone());
+    let file = TextFile::decode(read.unwrap_or_default());
     let disk_lines = canonical_lines(file.text());
 
     let resolved = resolve(&req.edits, &disk_lines, warnings)?;
@@ -219,6 +218,8 @@ fn run(
     }
     let new_bytes = file.encode(&out);
     warnings.extend(file.lost_bytes_warning(&out));
+    // Moved, not copied: the bytes go to the transaction, the text stays for the report.
+    let (original, old_text) = file.into_parts();
 
     let mut tx = Transaction::new();
     let final_target = match &destination {
@@ -260,7 +261,7 @@ fn run(
     };
     Ok(ok(
         text,
-        report(&req, op, Some((file.text(), &new_text)), !opts.dry_run),
+        report(&req, op, Some((&old_text, &new_text)), !opts.dry_run),
     ))
 }
 
