@@ -2,7 +2,7 @@
 //! `replace block N:`.
 //!
 //! * [`TreeSitterBlocks`]: the [`hashline_core::BlockResolver`] the hashline engine uses.
-//! * [`preview`]: plan an ast_edit call ([`RewriteRequest`] → [`Preview`]); nothing is written.
+//! * [`preview()`]: plan an ast_edit call ([`RewriteRequest`] → [`Preview`]); nothing is written.
 //!   [`Preview::render`] gives the seed's text, [`Preview::outputs`] / [`Preview::apply_only`]
 //!   the bytes to write (the caller writes them transactionally after its staleness check).
 //! * [`lang`]: the language catalog (aliases, extensions, which grammars are compiled in).

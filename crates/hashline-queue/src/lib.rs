@@ -1,6 +1,6 @@
 //! The preview/resolve queue of structural rewrites, persisted in the session state.
 //!
-//! An ast_edit call only previews ([`hashline_ast::preview`]); the preview is queued here with
+//! An ast_edit call only previews ([`hashline_ast::preview()`]); the preview is queued here with
 //! its request and, per file, a [`Fingerprint`] of the previewed bytes and the exact edits
 //! (byte ranges and new text). Later, in another process if need be:
 //!

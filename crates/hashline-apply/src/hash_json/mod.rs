@@ -2,12 +2,12 @@
 //! and `edit`.
 //!
 //! `edit` runs the peer's pipeline in the peer's order — request shape ([`hashline_syntax`]),
-//! file checks, item shape, anchor resolution ([`resolve`]), payload checks ([`checks`]), noop
-//! records, dedup and conflicts ([`plan`]), application, E_WOULD_EMPTY, noop classification,
-//! write, response ([`response`]) — with the departures `../shared/conformance/DEVIATIONS.md`
+//! file checks, item shape, anchor resolution (`resolve`), payload checks (`checks`), noop
+//! records, dedup and conflicts (`plan`), application, E_WOULD_EMPTY, noop classification,
+//! write, response (`response`) — with the departures `../shared/conformance/DEVIATIONS.md`
 //! asks for:
 //! * §1: anchors that fit a version the session recorded rather than the file on disk are
-//!   applied to that version and carried onto the disk text with zero fuzz ([`rebase`]), or
+//!   applied to that version and carried onto the disk text with zero fuzz (`rebase`), or
 //!   refused with fresh anchors. They never land on another line that hashes the same.
 //! * §2: the result is built by [`hashline_core::splice`] and encoded by
 //!   [`hashline_core::TextFile`], so the BOM and every untouched line's bytes and ending survive.

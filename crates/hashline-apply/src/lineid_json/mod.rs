@@ -4,11 +4,11 @@
 //! Behaviour: `../shared/docs/dialects/lineid-json.md`, except where
 //! `../shared/conformance/DEVIATIONS.md` decides otherwise (every deviation is named where it is
 //! implemented). Modules:
-//! * [`plan`]: references, de-duplication, order, validation, lowering to core edits;
-//!   [`overlap`]: edits that touch the same lines.
-//! * [`payload`], [`autocorrect`]: the autocorrections (each one reported as a warning).
-//! * [`report`]: the `>>>` mismatch report. [`rebase`]: anchors from an older recorded read.
-//! * [`error`]: [`EngineError`], the refusals with their exact text and code.
+//! * `plan`: references, de-duplication, order, validation, lowering to core edits;
+//!   `overlap`: edits that touch the same lines.
+//! * `payload`, `autocorrect`: the autocorrections (each one reported as a warning).
+//! * `report`: the `>>>` mismatch report. `rebase`: anchors from an older recorded read.
+//! * `error`: [`EngineError`], the refusals with their exact text and code.
 //!
 //! Rename onto an existing file: refused with `E_FILE_EXISTS` unless the request carries
 //! `"overwrite": true` (the seed's schema has no such field; the peer silently replaces the

@@ -8,7 +8,7 @@ use hashline_ast::{Rule, SkippedMatch};
 use hashline_queue::PreviewId;
 use serde::Serialize;
 
-/// The result of [`Engine::ast_edit`]: the [`Outcome`] (model-facing text, per-file diffs,
+/// The result of [`Engine::ast_edit`](crate::Engine::ast_edit): the [`Outcome`] (model-facing text, per-file diffs,
 /// nothing written) and, unless the call was refused, the [`PreviewReport`].
 #[derive(Debug, Clone, Serialize)]
 pub struct AstEditOutcome {
@@ -61,7 +61,7 @@ pub struct MatchReport {
     pub after: String,
 }
 
-/// What [`Engine::resolve`] should do.
+/// What [`Engine::resolve`](crate::Engine::resolve) should do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ResolveAction {
     /// Apply a preview (the newest when `id` is `None`), or only the matches in `only`.
@@ -80,7 +80,7 @@ pub enum ResolveAction {
     List,
 }
 
-/// The result of [`Engine::resolve`].
+/// The result of [`Engine::resolve`](crate::Engine::resolve).
 #[derive(Debug, Clone, Serialize)]
 pub struct ResolveOutcome {
     /// `ok`, `code`, `text`, `warnings`, `files` (for apply: one report per written file).
