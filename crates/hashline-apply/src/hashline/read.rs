@@ -37,8 +37,9 @@ pub fn read(
         }
         Err(e) => return Outcome::refused(e.code(), e.to_string()),
     };
-    let file = TextFile::decode(bytes);
-    let text = file.text();
+    // Only the text is needed from here on: drop the bytes (a 100 MB file is 100 MB less peak).
+    let (_, text) = TextFile::decode(bytes).into_parts();
+    let text = text.as_str();
     if let Err(e) = check_read_range(text, offset) {
         return Outcome::refused(e.code(), e.to_string());
     }

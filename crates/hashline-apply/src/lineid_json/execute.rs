@@ -41,16 +41,17 @@ pub fn read(
             .read(&target)
             .map_err(fs_error)?
             .ok_or_else(|| EngineError::NotFound { path: path.into() })?;
-        let file = TextFile::decode(bytes);
+        // Only the text is needed from here on: drop the bytes (less peak memory).
+        let (_, text) = TextFile::decode(bytes).into_parts();
         let mut warnings = Vec::new();
-        if let Err(e) = store.record(&target.key, file.text()) {
+        if let Err(e) = store.record(&target.key, &text) {
             warnings.push(format!("session store: {e}"));
         }
         let report = FileReport {
             path: path.into(),
             new_path: None,
             op: FileOp::Read,
-            tag: Some(file_tag(file.text())),
+            tag: Some(file_tag(&text)),
             diff: String::new(),
             first_changed_line: None,
             written: false,
@@ -58,7 +59,7 @@ pub fn read(
         Ok(Outcome {
             ok: true,
             code: None,
-            text: render_read(file.text(), offset, limit),
+            text: render_read(&text, offset, limit),
             warnings,
             files: vec![report],
         })
