@@ -153,21 +153,7 @@ fn diff_case(tools: &Tools, n: usize, case: &Case, show: usize) -> Result<CaseRe
     let listed = output(tools.sg_preview(case, &corpus).arg("--json=stream"))?;
     let sg_per_file = per_file_counts(&listed.stdout)?;
     let sg_matches: usize = sg_per_file.values().sum();
-    let applied = output(
-        Command::new(&tools.sg)
-            .args([
-                "run",
-                "--pattern",
-                case.pat,
-                "--rewrite",
-                case.out,
-                "--lang",
-                case.lang,
-                "--update-all",
-                ".",
-            ])
-            .current_dir(&sg_dir),
-    )?;
+    let applied = output(&mut tools.sg_apply(case, &sg_dir))?;
     let sg_stderr = String::from_utf8_lossy(&applied.stderr).trim().to_string();
 
     // hashline: preview (JSON), then apply the queued preview.

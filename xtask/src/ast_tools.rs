@@ -59,6 +59,15 @@ impl Tools {
 
     /// `ast-grep run --pattern P --rewrite R --lang L .` in `dir` (lists, writes nothing).
     pub fn sg_preview(&self, case: &Case, dir: &Path) -> Command {
+        self.sg_run(case, dir, &[])
+    }
+
+    /// The same with `--update-all`: rewrites every match in place.
+    pub fn sg_apply(&self, case: &Case, dir: &Path) -> Command {
+        self.sg_run(case, dir, &["--update-all"])
+    }
+
+    fn sg_run(&self, case: &Case, dir: &Path, extra: &[&str]) -> Command {
         let mut cmd = Command::new(&self.sg);
         cmd.args([
             "run",
@@ -68,9 +77,8 @@ impl Tools {
             case.out,
             "--lang",
             case.lang,
-            ".",
         ]);
-        cmd.current_dir(dir);
+        cmd.args(extra).arg(".").current_dir(dir);
         cmd
     }
 }
