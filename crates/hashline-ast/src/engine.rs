@@ -12,7 +12,7 @@ use crate::files::{self, Candidate};
 use crate::lang::{self, LangSpec, CATALOG};
 use crate::preview::{FileRewrite, MatchEdit, ParseIssue, Preview, SkippedMatch};
 use crate::request::RewriteRequest;
-use crate::rewrite::{rewrite_file, splice, FileOutcome, Staged};
+use crate::rewrite::{rewrite_file, splice, staged_pairs, FileOutcome, Staged};
 
 /// A candidate with the language it is parsed as.
 struct Job<'a> {
@@ -252,8 +252,7 @@ fn file_rewrite(
     original: Vec<u8>,
     edits: Vec<Staged>,
 ) -> FileRewrite {
-    let refs: Vec<&Staged> = edits.iter().collect();
-    let rewritten = splice(&original, &refs);
+    let rewritten = splice(&original, staged_pairs(&edits));
     let text = String::from_utf8_lossy(&original);
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let lf = text.replace("\r\n", "\n").replace('\r', "\n");

@@ -37,5 +37,5 @@ mod rewrite;
 pub use block::TreeSitterBlocks;
 pub use engine::{preview, preview_with_progress};
 pub use error::AstError;
-pub use preview::{FileRewrite, MatchEdit, ParseIssue, Preview, SkippedMatch};
+pub use preview::{splice_matches, FileRewrite, MatchEdit, ParseIssue, Preview, SkippedMatch};
 pub use request::{RewriteRequest, Rule, Strictness, DEFAULT_MAX_FILES};

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::error::AstError;
-use crate::rewrite::{splice, Staged};
+use crate::rewrite::splice;
 
 /// How many parse-issue lines the rendering shows (`PARSE_ERRORS_LIMIT` of the seed).
 pub const PARSE_ISSUES_SHOWN: usize = 20;
@@ -16,6 +16,27 @@ pub const PARSE_ISSUES_SHOWN: usize = 20;
 pub const SNIPPET_CHARS: usize = 120;
 /// How many skipped nested matches the rendering lists.
 pub const SKIPPED_SHOWN: usize = 20;
+
+/// `original` with `matches` (file order, not overlapping) written in: what applying those
+/// matches of a stored preview gives. `None` when a match's range does not hold its `before`
+/// text (the bytes are not the ones the preview was made from).
+pub fn splice_matches(original: &[u8], matches: &[&MatchEdit]) -> Option<Vec<u8>> {
+    let mut at = 0;
+    for m in matches {
+        let range = m.byte_range.clone();
+        if range.start < at || original.get(range.clone())? != m.before.as_bytes() {
+            return None;
+        }
+        at = range.end;
+    }
+    Some(splice(original, pairs(matches)))
+}
+
+fn pairs<'m>(matches: &'m [&MatchEdit]) -> impl Iterator<Item = (Range<usize>, &'m str)> {
+    matches
+        .iter()
+        .map(|m| (m.byte_range.clone(), m.after.as_str()))
+}
 
 /// One replacement of a preview.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -218,24 +239,15 @@ impl Preview {
         }
         let mut out = Vec::new();
         for file in &self.files {
-            let chosen: Vec<Staged> = file
+            let chosen: Vec<&MatchEdit> = file
                 .matches
                 .iter()
                 .filter(|m| wanted.contains(m.id.as_str()))
-                .map(|m| Staged {
-                    rule: m.rule,
-                    range: m.byte_range.clone(),
-                    line: m.line,
-                    column: m.column,
-                    before: m.before.clone(),
-                    after: m.after.clone(),
-                })
                 .collect();
             if chosen.is_empty() {
                 continue;
             }
-            let refs: Vec<&Staged> = chosen.iter().collect();
-            out.push((file.abs.clone(), splice(&file.original, &refs)));
+            out.push((file.abs.clone(), splice(&file.original, pairs(&chosen))));
         }
         Ok(out)
     }

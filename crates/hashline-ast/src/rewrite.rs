@@ -243,17 +243,25 @@ fn to_crlf(s: &str) -> String {
     out
 }
 
-/// `original` with `edits` (sorted, non-overlapping byte ranges) spliced in.
-pub(crate) fn splice(original: &[u8], edits: &[&Staged]) -> Vec<u8> {
+/// `original` with each `(range, replacement)` (sorted, non-overlapping byte ranges) spliced in.
+pub(crate) fn splice<'e>(
+    original: &[u8],
+    edits: impl IntoIterator<Item = (Range<usize>, &'e str)>,
+) -> Vec<u8> {
     let mut out = Vec::with_capacity(original.len());
     let mut at = 0;
-    for e in edits {
-        out.extend_from_slice(&original[at..e.range.start]);
-        out.extend_from_slice(e.after.as_bytes());
-        at = e.range.end;
+    for (range, after) in edits {
+        out.extend_from_slice(&original[at..range.start]);
+        out.extend_from_slice(after.as_bytes());
+        at = range.end;
     }
     out.extend_from_slice(&original[at..]);
     out
+}
+
+/// The `(range, replacement)` pairs of staged matches, for [`splice`].
+pub(crate) fn staged_pairs(edits: &[Staged]) -> impl Iterator<Item = (Range<usize>, &str)> {
+    edits.iter().map(|e| (e.range.clone(), e.after.as_str()))
 }
 
 #[cfg(all(test, feature = "lang-typescript"))]
@@ -300,14 +308,11 @@ mod tests {
                 original,
                 edits,
                 nested,
-            } => {
-                let refs: Vec<&Staged> = edits.iter().collect();
-                (
-                    String::from_utf8(splice(&original, &refs)).expect("utf8"),
-                    edits,
-                    nested,
-                )
-            }
+            } => (
+                String::from_utf8(splice(&original, staged_pairs(&edits))).expect("utf8"),
+                edits,
+                nested,
+            ),
             FileOutcome::Issue(i) => panic!("issue: {i}"),
         }
     }

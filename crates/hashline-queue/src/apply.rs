@@ -4,7 +4,7 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 
 use hashline_apply::fs::{FsError, Target, Transaction, Workspace};
-use hashline_ast::MatchEdit;
+use hashline_ast::{splice_matches, MatchEdit};
 
 use crate::error::QueueError;
 use crate::model::{PreviewId, QueuedPreview};
@@ -102,7 +102,7 @@ impl PreviewQueue {
             if edits.is_empty() {
                 continue;
             }
-            let after = splice(&bytes, &edits).ok_or_else(|| QueueError::Corrupt {
+            let after = splice_matches(&bytes, &edits).ok_or_else(|| QueueError::Corrupt {
                 id: preview.id,
                 reason: format!("its edits of {} do not fit the previewed bytes", file.path),
             })?;
@@ -175,22 +175,4 @@ fn choose<'a>(preview: &QueuedPreview, only: &'a [String]) -> Result<HashSet<&'a
         });
     }
     Ok(wanted)
-}
-
-/// `original` with `edits` (file order, non-overlapping) spliced in; `None` when an edit's range
-/// does not hold its `before` text.
-pub(crate) fn splice(original: &[u8], edits: &[&MatchEdit]) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(original.len());
-    let mut at = 0;
-    for e in edits {
-        let range = e.byte_range.clone();
-        if range.start < at || original.get(range.clone())? != e.before.as_bytes() {
-            return None;
-        }
-        out.extend_from_slice(&original[at..range.start]);
-        out.extend_from_slice(e.after.as_bytes());
-        at = range.end;
-    }
-    out.extend_from_slice(&original[at..]);
-    Some(out)
 }
