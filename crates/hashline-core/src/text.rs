@@ -186,40 +186,47 @@ impl TextFile {
     /// others, once an edit makes two such lines neighbours).
     pub fn encode(&self, out: &[OutLine]) -> Vec<u8> {
         let default = self.default_eol();
-        let parts: Vec<(&[u8], Eol)> = out
-            .iter()
-            .map(|line| match line {
-                OutLine::Kept(i) => {
-                    let (range, eol) = &self.lines[*i];
-                    (&self.bytes[range.clone()], eol.unwrap_or(default))
-                }
-                OutLine::New { text, like } => {
-                    let eol = like.and_then(|i| self.eol(i)).unwrap_or(default);
-                    match self.restorable(text, *like) {
-                        Some(i) => (&self.bytes[self.lines[i].0.clone()], eol),
-                        None => (text.as_bytes(), eol),
-                    }
-                }
-            })
-            .collect();
         let mut buf = Vec::with_capacity(self.bytes.len() + 64);
         if self.bom {
             buf.extend_from_slice(BOM);
         }
-        for (k, (content, eol)) in parts.iter().enumerate() {
-            buf.extend_from_slice(content);
-            if k + 1 == parts.len() {
-                break;
+        // The ending of the previous line is written once this line is known (see above).
+        let mut pending: Option<Eol> = None;
+        for (k, line) in out.iter().enumerate() {
+            let (content, eol) = self.part(line, default);
+            let last = k + 1 == out.len();
+            if let Some(prev) = pending.take() {
+                let bare_lf = content.is_empty() && eol == Eol::Lf && !last;
+                let prev = if prev == Eol::Cr && bare_lf {
+                    Eol::CrLf
+                } else {
+                    prev
+                };
+                buf.extend_from_slice(prev.as_bytes());
             }
-            let next_is_bare_lf = k + 2 < parts.len() && parts[k + 1] == (&b""[..], Eol::Lf);
-            let eol = if *eol == Eol::Cr && next_is_bare_lf {
-                Eol::CrLf
-            } else {
-                *eol
-            };
-            buf.extend_from_slice(eol.as_bytes());
+            buf.extend_from_slice(content);
+            if !last {
+                pending = Some(eol);
+            }
         }
         buf
+    }
+
+    /// The bytes (without terminator) and the ending [`TextFile::encode`] writes for `line`.
+    fn part<'a>(&'a self, line: &'a OutLine, default: Eol) -> (&'a [u8], Eol) {
+        match line {
+            OutLine::Kept(i) => {
+                let (range, eol) = &self.lines[*i];
+                (&self.bytes[range.clone()], eol.unwrap_or(default))
+            }
+            OutLine::New { text, like } => {
+                let eol = like.and_then(|i| self.eol(i)).unwrap_or(default);
+                match self.restorable(text, *like) {
+                    Some(i) => (&self.bytes[self.lines[i].0.clone()], eol),
+                    None => (text.as_bytes(), eol),
+                }
+            }
+        }
     }
 
     /// The LF-normalized text of `out` (what [`TextFile::encode`] would write, before endings).
