@@ -72,25 +72,25 @@ pub(crate) fn lock_all(dir: Option<&Path>, targets: &[&Target]) -> Result<LockGu
 
 /// The lock file shared by every link of the target's file, when it has more than one link
 /// (all of them are rewritten in place, never replaced, so the inode stays the file's identity).
-#[cfg(unix)]
 fn inode_lock_path(dir: &Path, target: &Target) -> Option<PathBuf> {
+    hard_link_identity(target)
+        .map(|(dev, ino)| dir.join(format!("hashline-inode-{dev:x}-{ino:x}.lock")))
+}
+
+/// Device and inode of the target's file when it has more than one hard link.
+#[cfg(unix)]
+fn hard_link_identity(target: &Target) -> Option<(u64, u64)> {
     use std::os::unix::fs::MetadataExt;
     let meta = std::fs::metadata(&target.real).ok()?;
-    (meta.is_file() && meta.nlink() > 1).then(|| {
-        dir.join(format!(
-            "hashline-inode-{:x}-{:x}.lock",
-            meta.dev(),
-            meta.ino()
-        ))
-    })
+    (meta.is_file() && meta.nlink() > 1).then(|| (meta.dev(), meta.ino()))
 }
 
 #[cfg(not(unix))]
-fn inode_lock_path(_dir: &Path, _target: &Target) -> Option<PathBuf> {
+fn hard_link_identity(_target: &Target) -> Option<(u64, u64)> {
     None
 }
 
 /// Whether the target's file has more than one hard link (so it is rewritten in place).
 pub(crate) fn is_hard_linked(target: &Target) -> bool {
-    inode_lock_path(Path::new(""), target).is_some()
+    hard_link_identity(target).is_some()
 }

@@ -91,8 +91,8 @@ pub fn edit(
     opts: &EditOptions<'_>,
 ) -> Outcome {
     run(&WsFiles(ws), store, input, opts, |planned| {
-        let targets: Vec<Target> = planned.iter().map(|p| p.handle.clone()).collect();
-        let _guard = ws.lock(&targets.iter().collect::<Vec<_>>())?;
+        let targets: Vec<&Target> = planned.iter().map(|p| &p.handle).collect();
+        let _guard = ws.lock(&targets)?;
         let mut tx = Transaction::new();
         for p in planned.iter_mut() {
             // The bytes move into the transaction: the report needs only the texts.

@@ -100,8 +100,9 @@ pub(crate) fn clean(
     let plus = counted.iter().filter(|l| single_plus(l)).count();
     let minus = counted.iter().filter(|l| single_minus(l)).count();
     // `+` rows are content in a file that has `+` lines of its own (bullets, a diff file).
-    let file_has_plus = file.iter().any(|l| single_plus(l.trim_start()));
-    if plus > 0 && minus > 0 && plus + minus == counted.len() && !file_has_plus {
+    // Asked only when there are `+` rows: it reads the whole file.
+    let file_has_plus = || file.iter().any(|l| single_plus(l.trim_start()));
+    if plus > 0 && minus > 0 && plus + minus == counted.len() && !file_has_plus() {
         return Err(EngineError::Pasted {
             message: format!(
                 "Edit {index}: lines look like a diff ({minus} row{} starting with '-', {plus} with '+'). \
@@ -110,7 +111,7 @@ pub(crate) fn clean(
             ),
         });
     }
-    if plus == counted.len() && plus >= 2 && file_has_plus {
+    if plus == counted.len() && plus >= 2 && file_has_plus() {
         warnings.push(format!(
             "kept the `+` at the start of {plus} payload lines of edits[{index}] as sent: the file has lines starting with `+` of its own. If they are diff markers, send the lines without them"
         ));
