@@ -19,4 +19,4 @@ pub mod hashline;
 pub mod lineid_json;
 mod outcome;
 
-pub use outcome::{FileOp, FileReport, Outcome};
+pub use outcome::{warnings_block, FileOp, FileReport, Outcome};

@@ -69,3 +69,13 @@ impl Outcome {
         }
     }
 }
+
+/// The warnings block the seed tools append to their text: `\n\nWarnings:\n` and one warning
+/// per line; empty without warnings.
+pub fn warnings_block(warnings: &[String]) -> String {
+    if warnings.is_empty() {
+        String::new()
+    } else {
+        format!("\n\nWarnings:\n{}", warnings.join("\n"))
+    }
+}

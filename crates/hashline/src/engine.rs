@@ -269,7 +269,7 @@ impl Engine {
             warnings.push(format!(
                 "The session state was not updated ({e}); read the file before editing it."
             ));
-            out.push_str(&format!("\n\nWarnings:\n{}", warnings.join("\n")));
+            out.push_str(&hashline_apply::warnings_block(&warnings));
         }
         Outcome {
             ok: true,

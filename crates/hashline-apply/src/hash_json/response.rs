@@ -5,6 +5,7 @@ use hashline_syntax::hash_json::{ReturnMode, ReturnRange};
 
 use super::outline::{outline, Section};
 use super::plan::NoopRecord;
+use crate::outcome::warnings_block;
 
 /// Context lines around the changed range in the anchors block.
 const CONTEXT: usize = 2;
@@ -82,15 +83,6 @@ pub(crate) fn anchors_section(old: &str, new: &str) -> String {
         OMITTED.to_owned()
     } else {
         block
-    }
-}
-
-/// `\n\nWarnings:\n…`, or nothing.
-pub(crate) fn warnings_block(warnings: &[String]) -> String {
-    if warnings.is_empty() {
-        String::new()
-    } else {
-        format!("\n\nWarnings:\n{}", warnings.join("\n"))
     }
 }
 

@@ -1,6 +1,7 @@
 //! The tool's result text (seed `000` §f): `¶path#NEWTAG`, the compact preview, the warnings.
 
 use crate::diff::{compact_preview, numbered};
+use crate::outcome::warnings_block;
 
 /// Text of one changed section: `¶<path>#<tag>` + (`\n` + compact preview) + warnings block.
 pub(crate) fn section_text(
@@ -18,15 +19,6 @@ pub(crate) fn section_text(
     }
     s.push_str(&warnings_block(warnings));
     s
-}
-
-/// `\n\nWarnings:\n` + warnings, one per line; empty without warnings.
-pub(crate) fn warnings_block(warnings: &[String]) -> String {
-    if warnings.is_empty() {
-        String::new()
-    } else {
-        format!("\n\nWarnings:\n{}", warnings.join("\n"))
-    }
 }
 
 #[cfg(test)]

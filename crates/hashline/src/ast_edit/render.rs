@@ -2,6 +2,7 @@
 //! preview.
 
 use super::*;
+use hashline_apply::warnings_block;
 
 /// The first line of a queued preview: nothing is written yet, and how to apply or discard.
 pub(super) fn pending_notice(id: PreviewId) -> String {
@@ -186,11 +187,7 @@ pub(super) fn success_with(text: String, warnings: Vec<String>, files: Vec<FileR
 
 /// `text` plus the seed's warnings block when there are warnings.
 pub(super) fn with_warnings(text: String, warnings: &[String]) -> String {
-    if warnings.is_empty() {
-        text
-    } else {
-        format!("{text}\n\nWarnings:\n{}", warnings.join("\n"))
-    }
+    text + &warnings_block(warnings)
 }
 
 pub(super) fn plural(n: usize) -> &'static str {
