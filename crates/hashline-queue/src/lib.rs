@@ -29,7 +29,7 @@ mod queue;
 
 pub use apply::{Applied, AppliedFile};
 pub use error::QueueError;
-pub use model::{label, Fingerprint, PreviewId, QueuedFile, QueuedPreview};
+pub use model::{label, replacements_in_files, Fingerprint, PreviewId, QueuedFile, QueuedPreview};
 pub use queue::PreviewQueue;
 
 #[cfg(test)]

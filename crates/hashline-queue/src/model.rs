@@ -122,8 +122,13 @@ impl QueuedPreview {
 
 /// `AST Edit: N replacement(s) in M file(s)`, as the seed labels a pending preview.
 pub fn label(replacements: usize, files: usize) -> String {
+    format!("AST Edit: {}", replacements_in_files(replacements, files))
+}
+
+/// `N replacement(s) in M file(s)`: the counts as every ast-edit text words them.
+pub fn replacements_in_files(replacements: usize, files: usize) -> String {
     format!(
-        "AST Edit: {replacements} replacement{} in {files} file{}",
+        "{replacements} replacement{} in {files} file{}",
         plural(replacements),
         plural(files)
     )

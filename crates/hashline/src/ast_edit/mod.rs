@@ -8,7 +8,7 @@ use hashline_apply::diff::{first_changed_line, unified};
 use hashline_apply::{FileOp, FileReport, Outcome};
 use hashline_ast::{Preview, RewriteRequest, DEFAULT_MAX_FILES};
 use hashline_core::{ErrorCode, TextFile};
-use hashline_queue::{Applied, QueueError, QueuedPreview};
+use hashline_queue::{replacements_in_files, Applied, QueueError, QueuedPreview};
 use hashline_state::MAX_PATHS;
 
 use crate::engine::Engine;
@@ -169,11 +169,7 @@ impl Engine {
             });
         }
         let (n, m) = (applied.replacements(), applied.files.len());
-        let mut text = format!(
-            "Applied {n} replacement{} in {m} file{}.",
-            plural(n),
-            plural(m)
-        );
+        let mut text = format!("Applied {}.", replacements_in_files(n, m));
         for h in &headers {
             text.push('\n');
             text.push_str(h);
