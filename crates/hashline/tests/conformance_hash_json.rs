@@ -16,7 +16,8 @@
 //! Success: file bytes == `after.txt`, text == `response.txt`, exit 0, every warning of the
 //! `--json` list is in the text. Refusal: the code of `error.txt`, the text ==
 //! `error_message.txt`, exit 1, the file byte-identical. Deviation cases (DEVIATIONS.md) assert
-//! what we do instead (`conformance_hash_json/deviations.rs`).
+//! what we do instead (`hashline-apply/tests/common/hash_json_deviations.rs`, shared with the
+//! library-level run).
 //!
 //! Not expressible through the binary (covered at library level only):
 //! * `vectors/raw_xxh32_pro.tsv` rows `""` and `"S1:\u00a0"`: no file line hashes to them (the
@@ -30,7 +31,7 @@
 //! no read case is library-only. The one JSON argument with no CLI spelling is `null` ("not
 //! given"), which the CLI expresses by leaving the flag out; the corpus has none.
 
-#[path = "conformance_hash_json/deviations.rs"]
+#[path = "../../hashline-apply/tests/common/hash_json_deviations.rs"]
 mod deviations;
 #[path = "conformance_hash_json/harness.rs"]
 mod harness;
@@ -41,8 +42,8 @@ mod support;
 use std::fs;
 use std::path::Path;
 
-use deviations::{Ours, When, DEVIATIONS};
-use harness::{check, code_for_plain_message, corpus, name_of, subdirs, text_of, Sandbox, Seen};
+use deviations::{code_for_plain_message, Ours, When, DEVIATIONS};
+use harness::{check, corpus, name_of, subdirs, text_of, Sandbox, Seen};
 use hashline_core::ErrorCode;
 use serde_json::Value;
 

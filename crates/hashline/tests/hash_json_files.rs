@@ -6,36 +6,14 @@ mod support;
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Barrier;
 
 use serde_json::{json, Value};
-use support::cli::{hashline, Run};
+use support::sandbox::Sandbox;
 
-/// A temp directory holding the root and, outside it, the state directory.
-struct Sandbox {
-    _tmp: tempfile::TempDir,
-    root: PathBuf,
-    state: PathBuf,
-}
-
+/// The hash-json calls these tests make, on the shared [`Sandbox`].
 impl Sandbox {
-    fn new() -> Sandbox {
-        let tmp = tempfile::tempdir().expect("temp dir");
-        let root = tmp.path().join("root");
-        let state = tmp.path().join("state");
-        fs::create_dir_all(&root).expect("create root");
-        Sandbox {
-            _tmp: tmp,
-            root,
-            state,
-        }
-    }
-
-    fn run(&self, args: &[&str], stdin: &[u8]) -> Run {
-        hashline(&self.root, &self.state, args, stdin)
-    }
-
     /// `read PATH --anchors hash` in `session`: the `HASH:content` rows.
     fn read(&self, session: &str, path: &str) -> Vec<(String, String)> {
         let r = self.run(

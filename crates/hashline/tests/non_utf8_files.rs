@@ -6,19 +6,17 @@ mod support;
 
 use std::fs;
 
-use support::cli::hashline;
+use support::sandbox::Sandbox;
 
 const LATIN1: &[u8] = b"caf\xe9\nplain\nna\xefve\n";
 
 #[test]
 fn echoed_lines_keep_their_bytes_and_losses_are_announced() {
-    let tmp = tempfile::tempdir().expect("temp dir");
-    let root = tmp.path().join("root");
-    let state = tmp.path().join("state");
-    fs::create_dir_all(&root).expect("root");
+    let sb = Sandbox::new();
+    let root = sb.root.as_path();
     let path = root.join("menu.txt");
     fs::write(&path, LATIN1).expect("write");
-    let run = |args: &[&str], stdin: &str| hashline(&root, &state, args, stdin.as_bytes());
+    let run = |args: &[&str], stdin: &str| sb.run(args, stdin.as_bytes());
 
     // hashline language: replace 1..2 echoing line 1 as shown, changing line 2.
     let read = run(&["read", "menu.txt"], "");

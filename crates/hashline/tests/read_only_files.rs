@@ -10,7 +10,7 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use support::cli::hashline;
+use support::sandbox::Sandbox;
 
 const TEXT: &str = "alpha\nbeta\n";
 
@@ -34,12 +34,10 @@ fn assert_untouched(root: &Path) {
 
 #[test]
 fn every_dialect_refuses_to_change_a_read_only_file() {
-    let tmp = tempfile::tempdir().expect("temp dir");
-    let root = tmp.path().join("root");
-    let state = tmp.path().join("state");
-    fs::create_dir_all(&root).expect("root");
-    read_only_file(&root);
-    let run = |args: &[&str], stdin: &str| hashline(&root, &state, args, stdin.as_bytes());
+    let sb = Sandbox::new();
+    let root = sb.root.as_path();
+    read_only_file(root);
+    let run = |args: &[&str], stdin: &str| sb.run(args, stdin.as_bytes());
 
     // hashline language: read for the tag, then a patch.
     let read = run(&["read", "ro.txt"], "");
@@ -55,7 +53,7 @@ fn every_dialect_refuses_to_change_a_read_only_file() {
     let plain = run(&["edit", "-"], &patch);
     assert_eq!(plain.code, 1, "a refusal, not a tool failure: {plain:?}");
     assert!(plain.stdout.contains("read-only"), "{plain:?}");
-    assert_untouched(&root);
+    assert_untouched(root);
 
     // hash-json: the seed's own message.
     let rows = run(&["read", "ro.txt", "--anchors", "hash"], "");
@@ -66,7 +64,7 @@ fn every_dialect_refuses_to_change_a_read_only_file() {
     let hj = run(&["edit", "--dialect", "hash-json", "-"], &request);
     assert_eq!(hj.code, 1, "{hj:?}");
     assert!(hj.stdout.contains("File is not writable: ro.txt"), "{hj:?}");
-    assert_untouched(&root);
+    assert_untouched(root);
 
     // lineid-json: an edit and a delete.
     let ids = run(&["read", "ro.txt", "--anchors", "lineid"], "");
@@ -79,15 +77,15 @@ fn every_dialect_refuses_to_change_a_read_only_file() {
     let delete = r#"{"filePath":"ro.txt","delete":true}"#;
     let del = run(&["--json", "edit", "--dialect", "lineid-json", "-"], delete).json();
     assert_eq!(del["code"], "E_PERMISSION_DENIED", "{del}");
-    assert_untouched(&root);
+    assert_untouched(root);
 
     // write: replacing the whole file is a change too.
     let w = run(&["--json", "write", "ro.txt", "-"], "other\n").json();
     assert_eq!(w["code"], "E_PERMISSION_DENIED", "{w}");
-    assert_untouched(&root);
+    assert_untouched(root);
 
     // --dry-run only validates: it shows the diff and writes nothing, so it is not refused.
     let dry = run(&["edit", "--dry-run", "-"], &patch);
     assert_eq!(dry.code, 0, "{dry:?}");
-    assert_untouched(&root);
+    assert_untouched(root);
 }

@@ -6,16 +6,14 @@ mod support;
 
 use std::fs;
 
-use support::cli::hashline;
+use support::sandbox::Sandbox;
 
 #[test]
 fn the_reported_tag_is_the_next_reads_tag() {
-    let tmp = tempfile::tempdir().expect("temp dir");
-    let root = tmp.path().join("root");
-    let state = tmp.path().join("state");
-    fs::create_dir_all(&root).expect("root");
+    let sb = Sandbox::new();
+    let root = sb.root.as_path();
     fs::write(root.join("a.txt"), "one\ntwo\n").expect("write");
-    let run = |args: &[&str], stdin: &str| hashline(&root, &state, args, stdin.as_bytes());
+    let run = |args: &[&str], stdin: &str| sb.run(args, stdin.as_bytes());
     let header = |out: &str| out.lines().next().unwrap_or_default().to_owned();
 
     for (row, warned) in [

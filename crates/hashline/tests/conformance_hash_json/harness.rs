@@ -9,7 +9,7 @@ use hashline_core::ErrorCode;
 use hashline_state::{SnapshotStore, SqliteStore};
 use serde_json::Value;
 
-use crate::support::cli::{hashline, Run};
+use crate::support::cli::Run;
 
 /// The hash-json corpus.
 pub fn corpus() -> PathBuf {
@@ -54,43 +54,9 @@ pub fn check(ok: bool, why: impl FnOnce() -> String) -> Result<(), String> {
     }
 }
 
-/// A temp root and state directory for one run.
-pub struct Sandbox {
-    _tmp: tempfile::TempDir,
-    /// The root (`--root`).
-    pub root: PathBuf,
-    /// The state directory (`--state`), outside the root.
-    pub state: PathBuf,
-}
+pub use crate::support::sandbox::Sandbox;
 
 impl Sandbox {
-    /// A fresh temp root and state directory.
-    pub fn new() -> Sandbox {
-        let tmp = tempfile::tempdir().expect("temp dir");
-        let root = tmp.path().join("root");
-        let state = tmp.path().join("state");
-        fs::create_dir_all(&root).expect("create root");
-        Sandbox {
-            _tmp: tmp,
-            root,
-            state,
-        }
-    }
-
-    /// `hashline --root ROOT --state STATE ARGS…` with `stdin`.
-    pub fn run(&self, args: &[&str], stdin: &[u8]) -> Run {
-        hashline(&self.root, &self.state, args, stdin)
-    }
-
-    /// Write `bytes` at `rel` below the root (a plain write, not through hashline).
-    pub fn put(&self, rel: &str, bytes: &[u8]) {
-        let file = self.root.join(rel);
-        if let Some(parent) = file.parent() {
-            fs::create_dir_all(parent).expect("create parent");
-        }
-        fs::write(file, bytes).expect("write file");
-    }
-
     /// What the session `default` recorded for `rel`.
     pub fn recorded(&self, rel: &str) -> Option<String> {
         let key = Workspace::new(&self.root)
@@ -181,23 +147,5 @@ impl Seen {
         check(self.text == message, || {
             format!("message\n{}\nwant\n{message}", self.text)
         })
-    }
-}
-
-/// Our code for the peer's messages that carry no bracketed code.
-pub fn code_for_plain_message(message: &str) -> ErrorCode {
-    if message.starts_with("File not found") {
-        ErrorCode::FileNotFound
-    } else if message.starts_with("Path is a directory") {
-        ErrorCode::IsDirectory
-    } else if message.starts_with("Path is a binary file")
-        || message.starts_with("Path is an image file")
-    {
-        ErrorCode::Binary
-    } else if message.starts_with("No edits provided") || message.starts_with("Read request field")
-    {
-        ErrorCode::BadShape
-    } else {
-        panic!("no code mapping for the plain message {message:?}")
     }
 }

@@ -5,9 +5,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::harness::{
-    check, code_for_plain_message, corpus, name_of, subdirs, text_of, Sandbox, Seen,
-};
+use super::deviations::code_for_plain_message;
+use super::harness::{check, corpus, name_of, subdirs, text_of, Sandbox, Seen};
 
 /// `--offset` / `--limit` as the CLI takes them: the JSON value's text (`2`, `1.5`, and a
 /// string as its quoted JSON, which the dialect rejects as the tool rejects a string). JSON

@@ -1,6 +1,9 @@
-//! What the binary does instead of the peer's recorded result, where
-//! `../shared/conformance/DEVIATIONS.md` makes us do better. The same table as the library-level
-//! `hashline-apply/tests/hash_json_conformance.rs`: through the CLI the outcome must not change.
+//! What we do instead of the peer's recorded result, where `../shared/conformance/DEVIATIONS.md`
+//! makes us do better: the one table both hash-json conformance runs assert, the library-level
+//! `hashline-apply/tests/hash_json_conformance.rs` and the binary-level
+//! `hashline/tests/conformance_hash_json.rs` (through the CLI the outcome must not change). Both
+//! include this file with `#[path]`.
+#![allow(dead_code)]
 
 use hashline_core::ErrorCode;
 
@@ -142,3 +145,21 @@ pub const DEVIATIONS: &[Deviation] = &[
         },
     ),
 ];
+
+/// Our code for the peer's messages that carry no bracketed code.
+pub fn code_for_plain_message(message: &str) -> ErrorCode {
+    if message.starts_with("File not found") {
+        ErrorCode::FileNotFound
+    } else if message.starts_with("Path is a directory") {
+        ErrorCode::IsDirectory
+    } else if message.starts_with("Path is a binary file")
+        || message.starts_with("Path is an image file")
+    {
+        ErrorCode::Binary
+    } else if message.starts_with("No edits provided") || message.starts_with("Read request field")
+    {
+        ErrorCode::BadShape
+    } else {
+        panic!("no code mapping for the plain message {message:?}")
+    }
+}
