@@ -12,7 +12,7 @@ use serde_json::Value;
 use support::cli::hashline;
 
 fn cases_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/hashline/cases")
+    support::corpus::corpus("hashline").join("cases")
 }
 
 /// The paths a case touches, from `meta.path` (a string or a list).
@@ -387,18 +387,10 @@ fn run_case(case: &Path, meta: &Value) -> Vec<String> {
 #[test]
 fn hashline_corpus_through_the_binary() {
     let dir = cases_dir();
-    let mut cases: Vec<PathBuf> = fs::read_dir(&dir)
-        .unwrap_or_else(|e| {
-            panic!(
-                "conformance corpus missing at {} ({e}); clone ../shared beside the repo",
-                dir.display()
-            )
-        })
-        .flatten()
-        .map(|e| e.path())
+    let cases: Vec<PathBuf> = support::corpus::subdirs(&dir)
+        .into_iter()
         .filter(|p| p.join("meta.json").is_file())
         .collect();
-    cases.sort();
     let (mut passed, mut skipped) = (0, 0);
     let mut failed = Vec::new();
     for case in &cases {

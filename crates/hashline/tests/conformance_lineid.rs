@@ -25,7 +25,7 @@ use support::cli::{hashline, Run};
 use support::tree::{self, Entry};
 
 fn shared() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/lineid-json")
+    support::corpus::corpus("lineid-json")
 }
 
 fn deviations_dir() -> PathBuf {
@@ -336,18 +336,10 @@ fn run_case(case: &Path, name: &str, check: Option<Check>) -> Result<(), String>
 #[test]
 fn lineid_corpus_through_the_binary() {
     let cases_dir = shared().join("cases");
-    let mut cases: Vec<PathBuf> = fs::read_dir(&cases_dir)
-        .unwrap_or_else(|e| {
-            panic!(
-                "conformance corpus missing at {} ({e}); clone ../shared beside the repo",
-                cases_dir.display()
-            )
-        })
-        .flatten()
-        .map(|e| e.path())
+    let cases: Vec<PathBuf> = support::corpus::subdirs(&cases_dir)
+        .into_iter()
         .filter(|p| p.join("request.json").is_file())
         .collect();
-    cases.sort();
     assert_eq!(cases.len(), 91, "the corpus has 91 cases");
 
     // The deviation list, its data folders and the corpus must agree.

@@ -13,25 +13,10 @@ use crate::support::cli::Run;
 
 /// The hash-json corpus.
 pub fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/hash-json")
+    crate::support::corpus::corpus("hash-json")
 }
 
-/// The sub-folders of `dir`, sorted.
-pub fn subdirs(dir: &Path) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = fs::read_dir(dir)
-        .unwrap_or_else(|e| {
-            panic!(
-                "conformance folder {} missing ({e}); clone ../shared beside the repo",
-                dir.display()
-            )
-        })
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
-    dirs
-}
+pub use crate::support::corpus::subdirs;
 
 /// The last component of `dir`.
 pub fn name_of(dir: &Path) -> String {

@@ -2,5 +2,6 @@
 #![allow(dead_code)]
 
 pub mod cli;
+pub mod corpus;
 pub mod sandbox;
 pub mod tree;
