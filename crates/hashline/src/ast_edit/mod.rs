@@ -138,12 +138,19 @@ impl Engine {
 
     /// The outcome of a successful apply; records every written file in the session.
     fn applied(&self, applied: Applied) -> ResolveOutcome {
-        let mut warnings = applied.warnings.clone();
+        let (n, m) = (applied.replacements(), applied.files.len());
+        let Applied {
+            preview,
+            match_ids,
+            files: written,
+            mut warnings,
+        } = applied;
         let mut headers = Vec::new();
         let mut files = Vec::new();
-        for (n, f) in applied.files.iter().enumerate() {
-            let before = TextFile::decode(f.before.clone());
-            let after = TextFile::decode(f.after.clone());
+        // The written files are ours now: their bytes are decoded, not copied.
+        for (n, f) in written.into_iter().enumerate() {
+            let before = TextFile::decode(f.before);
+            let after = TextFile::decode(f.after);
             let recorded = if n < MAX_PATHS {
                 self.store().record(&f.key, after.text()).map(Some)
             } else {
@@ -168,7 +175,6 @@ impl Engine {
                 written: true,
             });
         }
-        let (n, m) = (applied.replacements(), applied.files.len());
         let mut text = format!("Applied {}.", replacements_in_files(n, m));
         for h in &headers {
             text.push('\n');
@@ -178,8 +184,8 @@ impl Engine {
             outcome: success_with(text, warnings, files),
             resolve: ResolveReport {
                 action: "apply",
-                id: Some(applied.preview.id),
-                matches: applied.match_ids,
+                id: Some(preview.id),
+                matches: match_ids,
                 pending: Vec::new(),
             },
         }
