@@ -172,8 +172,7 @@ fn build_corpus(modules: &Path, corpus: &Path) -> Result<(), String> {
 
 /// Build the release binary and check that it has `ast-edit`.
 fn hashline() -> Result<PathBuf, String> {
-    crate::status(crate::cargo().args(["build", "--release", "--quiet", "--package", "hashline"]))?;
-    let bin = crate::bench::target_dir().join("release/hashline");
+    let bin = crate::bench::release_binary()?;
     if !output(Command::new(&bin).args(["ast-edit", "--help"]))?
         .status
         .success()

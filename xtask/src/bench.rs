@@ -9,8 +9,7 @@ use std::time::{Duration, Instant};
 pub fn run(args: &[String]) -> Result<(), String> {
     let large_mb = flag(args, "--large-mb").unwrap_or(100);
     let iterations = flag(args, "--iterations").unwrap_or(50);
-    crate::status(crate::cargo().args(["build", "--release", "--quiet", "--package", "hashline"]))?;
-    let bin = target_dir().join("release/hashline");
+    let bin = release_binary()?;
     let tmp = std::env::temp_dir().join(format!("hashline-bench-{}", std::process::id()));
     let root = tmp.join("root");
     let state = tmp.join("state");
@@ -71,6 +70,12 @@ fn flag(args: &[String], name: &str) -> Option<usize> {
         .position(|a| a == name)
         .and_then(|i| args.get(i + 1))
         .and_then(|v| v.parse().ok())
+}
+
+/// Build the release `hashline` binary and return its path.
+pub(crate) fn release_binary() -> Result<PathBuf, String> {
+    crate::status(crate::cargo().args(["build", "--release", "--quiet", "--package", "hashline"]))?;
+    Ok(target_dir().join("release/hashline"))
 }
 
 /// The cargo target directory (`$CARGO_TARGET_DIR`, else the workspace's `target/`).
