@@ -185,6 +185,7 @@ pub fn check(data: &[u8]) {
     let opts = EditOptions {
         resolver: (resolver_kind != 0).then_some(&resolver as &dyn BlockResolver),
         dry_run,
+        guard: Default::default(),
     };
     let out = apply_to_text(&mut files, &store, &patch, &opts);
     if crate::trace() {

@@ -15,7 +15,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let state = tmp.join("state");
     std::fs::create_dir_all(&root).map_err(|e| e.to_string())?;
     let small: String = (1..=200)
-        .map(|i| format!("    let value_{i} = compute({i}, \"item {i}\");\n"))
+        .map(|i| format!("const VALUE_{i}: u32 = compute({i}, \"item {i}\");\n"))
         .collect();
     std::fs::write(root.join("small.rs"), &small).map_err(|e| e.to_string())?;
 
@@ -32,6 +32,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     report("cat (baseline)", cat_small, cat_small);
     report("hashline read", read_small, cat_small);
     report("hashline read+edit", edit_small, cat_small);
+    guard_cost(&bin, &root, &state, iterations)?;
 
     if large_mb > 0 {
         let line = "abcdefghij".repeat(9) + "\n";
@@ -47,7 +48,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
         })?;
         let edit_big = time_n(3, || edit_line_one(&bin, &root, &state, "big.txt"))?;
         let mid = lines / 2;
-        let edit_mid_tail = time_n(3, || edit_line(&bin, &root, &state, "big.txt", mid, true))?;
+        let edit_mid_tail = time_n(3, || {
+            edit_line(&bin, &root, &state, "big.txt", mid, true, &[])
+        })?;
         println!("large file ({large_mb} MB, {lines} lines), 3 runs each:");
         report("cat (baseline)", cat_big, cat_big);
         report("hashline read", read_big, cat_big);
@@ -107,9 +110,46 @@ fn run_quiet(cmd: &mut Command) -> Result<Vec<u8>, String> {
     }
 }
 
-/// Read the file's tag, then replace line 1 with itself plus a counter (a real change).
+/// Read the file's tag, then replace line 1 with itself plus a trailing comment (a real change).
 fn edit_line_one(bin: &Path, root: &Path, state: &Path, file: &str) -> Result<Vec<u8>, String> {
-    edit_line(bin, root, state, file, 1, false)
+    edit_line(bin, root, state, file, 1, false, &[])
+}
+
+/// The edit guard's cost on a 10,000-line TypeScript file: a one-line edit in the middle with
+/// the guard's parser on, against the same edit with `--allow-syntax-errors` (parser off).
+fn guard_cost(bin: &Path, root: &Path, state: &Path, iterations: usize) -> Result<(), String> {
+    let ts: String = (1..=1000)
+        .map(|i| {
+            format!(
+                "export function item{i}(x: number): number {{\n  const y = x * {i};\n  if (y > {i}) {{\n    return y - 1;\n  }}\n  return y + 1;\n}}\n\n// item {i}\n\n"
+            )
+        })
+        .collect();
+    std::fs::write(root.join("big.ts"), &ts).map_err(|e| e.to_string())?;
+    // Line 5002 is `  const y = x * 501;`, mid-file. Alternating runs, medians: the shared
+    // machine's drift hits both sides alike.
+    let line = 5002;
+    let (mut off, mut on) = (Vec::new(), Vec::new());
+    for _ in 0..iterations {
+        let allow = ["--allow-syntax-errors"];
+        off.push(time_n(1, || {
+            edit_line(bin, root, state, "big.ts", line, false, &allow)
+        })?);
+        on.push(time_n(1, || {
+            edit_line(bin, root, state, "big.ts", line, false, &[])
+        })?);
+    }
+    let (without, with) = (median(&mut off), median(&mut on));
+    println!(
+        "edit guard, 10,000-line TypeScript file, one-line edit, median of {iterations} alternating runs:"
+    );
+    report("parser off (baseline)", without, without);
+    report("read+edit, guard on", with, without);
+    println!(
+        "  guard cost: {:+.2} ms per call",
+        (with.as_secs_f64() - without.as_secs_f64()) * 1000.0
+    );
+    Ok(())
 }
 
 /// Read the file's tag, then replace line `n` with itself plus a counter (a real change) and,
@@ -122,6 +162,7 @@ fn edit_line(
     file: &str,
     n: usize,
     tail: bool,
+    extra: &[&str],
 ) -> Result<Vec<u8>, String> {
     let offset = n.to_string();
     let read =
@@ -134,17 +175,19 @@ fn edit_line(
         .and_then(|l| l.split_once(':'))
         .map(|(_, t)| t.to_string())
         .unwrap_or_default();
-    let next = if first.ends_with('!') {
-        first.trim_end_matches('!').to_string()
-    } else {
-        format!("{first}!")
+    // A trailing comment: a real change that keeps code valid (the guard parses it).
+    let next = match first.strip_suffix(" // !") {
+        Some(rest) => rest.to_string(),
+        None => format!("{first} // !"),
     };
     let mut patch = format!("{header}\nreplace {n}..{n}:\n+{next}\n");
     if tail {
         patch.push_str("insert tail:\n+tail\n");
     }
     let mut child = hl(bin, root, state)
-        .args(["edit", "-"])
+        .arg("edit")
+        .args(extra)
+        .arg("-")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -173,10 +216,15 @@ fn time_n(n: usize, mut f: impl FnMut() -> Result<Vec<u8>, String>) -> Result<Du
     Ok(start.elapsed() / n.max(1) as u32)
 }
 
+fn median(d: &mut [Duration]) -> Duration {
+    d.sort();
+    d.get(d.len() / 2).copied().unwrap_or_default()
+}
+
 fn report(name: &str, d: Duration, baseline: Duration) {
     let ratio = d.as_secs_f64() / baseline.as_secs_f64().max(1e-9);
     println!(
-        "  {name:<22} {:>9.2} ms  {ratio:>6.1}x cat",
+        "  {name:<22} {:>9.2} ms  {ratio:>6.2}x baseline",
         d.as_secs_f64() * 1000.0
     );
 }

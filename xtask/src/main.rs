@@ -4,8 +4,12 @@
 //!   `--bless` rewrites their expectations (never when `CI=true`).
 //! * `conformance`: run every conformance suite against `../shared/conformance` and print the
 //!   pass counts.
+//! * `mistakes`: run the model-mistake corpus (`../shared/mistakes`) through the real binary and
+//!   print per dialect: correct, refused, warned-wrong, silent-wrong, broken, false alarms
+//!   (`HASHLINE_MISTAKES_VERBOSE=1`: one line per case).
 //! * `tidy`: check that no crate depends on a crate of a higher layer.
-//! * `bench`: time `read`/`edit` of a small and a large file through the binary, as ratios
+//! * `bench`: time `read`/`edit` of a small and a large file through the binary, and the edit
+//!   guard's cost on a 10,000-line TypeScript file (parser on vs off), as ratios
 //!   against `cat` of the same file in the same run; `bench --ast [--reps N]` times the
 //!   `ast-edit` preview against the ast-grep CLI's on the `ast-diff` corpus (same as
 //!   `ast-diff --bench`).
@@ -27,6 +31,7 @@ fn main() -> ExitCode {
         Some("golden") => golden(args.iter().any(|a| a == "--bless")),
         Some("conformance") => conformance(),
         Some("tidy") => tidy::run(),
+        Some("mistakes") => mistakes(),
         // `bench --ast`: the structural-rewrite preview against the ast-grep CLI (ast_bench.rs).
         Some("bench") if args.iter().any(|a| a == "--ast") => {
             let rest: Vec<String> = std::iter::once("--bench".to_string())
@@ -37,7 +42,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(&args[1..]),
         Some("ast-diff") => ast_diff::run(&args[1..]),
         _ => Err(
-            "usage: cargo xtask <golden [--bless] | conformance | tidy | bench [--large-mb N] [--ast] | ast-diff [--bench] [--reps N] [--only TEXT]>"
+            "usage: cargo xtask <golden [--bless] | conformance | mistakes | tidy | bench [--large-mb N] [--ast] | ast-diff [--bench] [--reps N] [--only TEXT]>"
                 .to_string(),
         ),
     };
@@ -82,6 +87,23 @@ fn golden(bless: bool) -> Result<(), String> {
         }
         cmd.env("HASHLINE_BLESS", "1");
     }
+    status(&mut cmd)
+}
+
+/// The mistake corpus through the real binary (the `mistakes` test of the facade prints the
+/// table and fails on a silent-wrong or broken case).
+fn mistakes() -> Result<(), String> {
+    let mut cmd = cargo();
+    cmd.args([
+        "test",
+        "--quiet",
+        "--package",
+        "hashline",
+        "--test",
+        "mistakes",
+        "--",
+        "--nocapture",
+    ]);
     status(&mut cmd)
 }
 

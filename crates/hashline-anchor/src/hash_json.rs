@@ -67,24 +67,9 @@ impl PartialEq<&str> for LineHash {
     }
 }
 
-/// True for the code points ECMAScript's `String.prototype.trimEnd` removes
-/// (WhiteSpace and LineTerminator of ECMA-262).
-pub fn is_js_whitespace(c: char) -> bool {
-    matches!(
-        c,
-        '\u{0009}'..='\u{000D}'
-            | '\u{0020}'
-            | '\u{00A0}'
-            | '\u{1680}'
-            | '\u{2000}'..='\u{200A}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{202F}'
-            | '\u{205F}'
-            | '\u{3000}'
-            | '\u{FEFF}'
-    )
-}
+/// True for the code points ECMAScript's `String.prototype.trimEnd` removes (see
+/// [`hashline_core::js`]).
+pub use hashline_core::js::is_js_space as is_js_whitespace;
 
 /// The canonical form of one line: `\r` deleted, then trailing ECMAScript whitespace stripped.
 /// Leading and interior whitespace is kept.

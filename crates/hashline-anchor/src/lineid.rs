@@ -17,20 +17,8 @@ pub const ALPHABET: &str = "ZPMQVRWSNKTXJBYH";
 
 const ALPH: &[u8; 16] = b"ZPMQVRWSNKTXJBYH";
 
-/// Whether `c` is whitespace in JavaScript's sense (`\s`, `trim`).
-pub fn is_js_whitespace(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r' | ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200A}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202F}'
-                | '\u{205F}'
-                | '\u{3000}'
-                | '\u{FEFF}'
-    )
-}
+/// Whether `c` is whitespace in JavaScript's sense (`\s`, `trim`; see [`hashline_core::js`]).
+pub use hashline_core::js::is_js_space as is_js_whitespace;
 
 /// Whether `c` is one of the 16 ID letters.
 pub fn is_id_letter(c: char) -> bool {

@@ -3,20 +3,25 @@
 //!
 //! * [`fs`]: the [`fs::Workspace`] (root confinement, symlink resolution, per-file locks) and the
 //!   [`fs::Transaction`] that writes several files all or nothing, atomically each.
+//! * [`guard`]: the edit guard every dialect's edits pass before anything is written.
 //! * [`diff`]: line diffs (imara-diff), numbered/compact previews, unified diffs, and the
 //!   diff-based line provenance that keeps untouched lines' bytes.
 //! * [`hashline`]: the hashline patch language engine (seed `000`): apply, boundary repair,
 //!   recovery, mismatch report, result text, and `read --anchors tag`.
 //! * [`hash_json`]: the hash-anchored JSON dialect (seed `001`): `read --anchors hash`, `edit`.
 //! * [`lineid_json`]: the `LINE#ID` dialect (seed `004`): `read --anchors lineid`, `edit`.
+//! * [`merge`]: the stale-anchor merge all three dialects share (DEVIATIONS §1): edits on a
+//!   recorded version carried onto the disk version, or a typed refusal.
 //!
 //! Every engine returns an [`Outcome`]: the model-facing text plus structured facts.
 
 pub mod diff;
 pub mod fs;
+pub mod guard;
 pub mod hash_json;
 pub mod hashline;
 pub mod lineid_json;
+pub mod merge;
 mod outcome;
 
 pub use outcome::{warnings_block, FileOp, FileReport, Outcome};

@@ -185,6 +185,7 @@ fn run_case(case: &Path) -> Verdict {
     let opts = EditOptions {
         resolver,
         dry_run: false,
+        guard: Default::default(),
     };
     let out = if kind == "preview" {
         preview(&ws, &store, &patch, &opts)

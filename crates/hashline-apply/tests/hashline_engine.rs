@@ -26,6 +26,10 @@ fn tag_of(bytes: &[u8]) -> String {
 const OPTS: EditOptions<'static> = EditOptions {
     resolver: None,
     dry_run: false,
+    guard: hashline_apply::guard::GuardOptions {
+        syntax: None,
+        allow_syntax_errors: false,
+    },
 };
 
 #[test]
@@ -75,6 +79,7 @@ fn dry_run_writes_and_records_nothing() {
         &EditOptions {
             resolver: None,
             dry_run: true,
+            guard: Default::default(),
         },
     );
     assert!(out.ok, "{}", out.text);

@@ -11,6 +11,10 @@ use proptest::prelude::*;
 const OPTS: EditOptions<'static> = EditOptions {
     resolver: None,
     dry_run: false,
+    guard: hashline_apply::guard::GuardOptions {
+        syntax: None,
+        allow_syntax_errors: false,
+    },
 };
 
 fn files_with(text: &str) -> BTreeMap<String, Vec<u8>> {

@@ -156,7 +156,15 @@ fn rename_onto_an_existing_file_needs_overwrite() {
 #[test]
 fn dry_run_writes_nothing() {
     let s = scratch(&[("f.txt", "a\nb\nc\n")]);
-    let out = edit(&s.ws, &s.store, REPLACE_B, &EditOptions { dry_run: true });
+    let out = edit(
+        &s.ws,
+        &s.store,
+        REPLACE_B,
+        &EditOptions {
+            dry_run: true,
+            ..Default::default()
+        },
+    );
     assert!(out.ok, "{}", out.text);
     assert_eq!(
         out.files.first().map(|f| (f.written, f.first_changed_line)),

@@ -13,6 +13,7 @@ use crate::lang::{self, LangSpec, CATALOG};
 use crate::preview::{FileRewrite, MatchEdit, ParseIssue, Preview, SkippedMatch};
 use crate::request::RewriteRequest;
 use crate::rewrite::{rewrite_file, splice, staged_pairs, FileOutcome, Staged};
+use crate::syntax;
 
 /// A candidate with the language it is parsed as.
 struct Job<'a> {
@@ -82,7 +83,13 @@ pub fn preview_with_progress(
                 .filter(|(lang, _)| *lang == job.spec.lang)
                 .flat_map(|(_, rules)| rules.iter())
                 .collect();
-            let outcome = process(job, &rules, &patterns);
+            let outcome = process(job, &rules, &patterns).and_then(|outcome| {
+                if req.allow_syntax_errors {
+                    Ok(outcome)
+                } else {
+                    syntax_guard(job, outcome)
+                }
+            });
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
             outcome
         })
@@ -245,6 +252,39 @@ fn process(
     })
 }
 
+/// Refuse a file's rewrite when it adds a syntax error ([`crate::syntax`]; the original parsed
+/// without errors, or it would be an issue instead of a rewrite).
+fn syntax_guard(job: &Job<'_>, outcome: FileOutcome) -> Result<FileOutcome, AstError> {
+    let FileOutcome::Rewrite {
+        original, edits, ..
+    } = &outcome
+    else {
+        return Ok(outcome);
+    };
+    if edits.is_empty() {
+        return Ok(outcome);
+    }
+    let rewritten = splice(original, staged_pairs(edits));
+    let (before, after) = (lf_text(original), lf_text(&rewritten));
+    match syntax::introduced_in(job.spec.lang, &before, &after) {
+        None => Ok(outcome),
+        Some(issue) => Err(AstError::SyntaxIntroduced {
+            path: job.candidate.display.clone(),
+            excerpt: syntax::excerpt(&after, issue.line),
+            line: issue.line,
+            column: issue.column,
+            what: issue.what,
+        }),
+    }
+}
+
+/// A file's bytes as text the way the hashline tag sees it: lossy UTF-8, no BOM, LF endings.
+fn lf_text(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    text.replace("\r\n", "\n").replace('\r', "\n")
+}
+
 /// The [`FileRewrite`] of file number `number` (1-based) from its staged edits.
 fn file_rewrite(
     number: usize,
@@ -253,9 +293,7 @@ fn file_rewrite(
     edits: Vec<Staged>,
 ) -> FileRewrite {
     let rewritten = splice(&original, staged_pairs(&edits));
-    let text = String::from_utf8_lossy(&original);
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let lf = text.replace("\r\n", "\n").replace('\r', "\n");
+    let lf = lf_text(&original);
     let matches = edits
         .into_iter()
         .enumerate()

@@ -97,6 +97,23 @@ pub enum AstError {
         /// `path:line:column` of the other match.
         second_at: String,
     },
+    /// A rewrite would add a syntax error to a file that parsed cleanly (the request did not
+    /// allow it). Nothing was planned or queued.
+    #[error(
+        "[E_SYNTAX_INTRODUCED] {path}: the rewrite would add a syntax error at {line}:{column} ({what}). Nothing was queued.\nThe file as it would be, around line {line}:\n{excerpt}\nFix the rewrite (`out`) or narrow the pattern (`pat`) and run ast-edit again; if the broken state is meant (or the parser does not know this syntax), resend with --allow-syntax-errors"
+    )]
+    SyntaxIntroduced {
+        /// Display path of the file.
+        path: String,
+        /// 1-based line of the rewritten file where the parser found the error.
+        line: usize,
+        /// 1-based character column on that line.
+        column: usize,
+        /// What the parser saw.
+        what: String,
+        /// The rewritten lines around the error, numbered, the error line marked `>`.
+        excerpt: String,
+    },
     /// `apply_only` named a match the preview does not have.
     #[error("unknown match id `{id}`; this preview's ids are {known}")]
     UnknownMatch {
@@ -134,6 +151,7 @@ impl AstError {
             }
             AstError::EditConflict { .. } => ErrorCode::EditConflict,
             AstError::UnknownMatch { .. } => ErrorCode::BadRef,
+            AstError::SyntaxIntroduced { .. } => ErrorCode::SyntaxIntroduced,
             AstError::Io { .. } => ErrorCode::Io,
         }
     }

@@ -5,6 +5,8 @@
 //! * [`preview()`]: plan an ast_edit call ([`RewriteRequest`] → [`Preview`]); nothing is written.
 //!   [`Preview::render`] gives the seed's text, [`Preview::outputs`] / [`Preview::apply_only`]
 //!   the bytes to write (the caller writes them transactionally after its staleness check).
+//! * [`TreeSitterSyntax`]: the [`hashline_core::SyntaxCheck`] of the edit guard
+//!   (`E_SYNTAX_INTRODUCED`); [`preview()`] runs the same check on every rewritten file.
 //! * [`lang`]: the language catalog (aliases, extensions, which grammars are compiled in).
 //!
 //! ```
@@ -33,9 +35,11 @@ pub mod lang;
 pub mod preview;
 pub mod request;
 mod rewrite;
+pub mod syntax;
 
 pub use block::TreeSitterBlocks;
 pub use engine::{preview, preview_with_progress};
 pub use error::AstError;
 pub use preview::{splice_matches, FileRewrite, MatchEdit, ParseIssue, Preview, SkippedMatch};
 pub use request::{RewriteRequest, Rule, Strictness, DEFAULT_MAX_FILES};
+pub use syntax::TreeSitterSyntax;

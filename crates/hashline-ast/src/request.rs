@@ -99,6 +99,10 @@ pub struct RewriteRequest {
     pub max_files: usize,
     /// Match strictness.
     pub strictness: Strictness,
+    /// Plan rewrites that add a syntax error instead of refusing the call
+    /// ([`crate::AstError::SyntaxIntroduced`]).
+    #[serde(default)]
+    pub allow_syntax_errors: bool,
 }
 
 impl RewriteRequest {
@@ -112,6 +116,7 @@ impl RewriteRequest {
             root: root.into(),
             max_files: DEFAULT_MAX_FILES,
             strictness: Strictness::Smart,
+            allow_syntax_errors: false,
         }
     }
 }
@@ -138,5 +143,17 @@ mod tests {
         let r = RewriteRequest::new("/tmp", vec![Rule::new("a", "b")], vec![".".into()]);
         assert_eq!(r.max_files, DEFAULT_MAX_FILES);
         assert!(r.lang.is_none() && r.glob.is_none());
+        assert!(!r.allow_syntax_errors);
+    }
+
+    #[test]
+    fn a_stored_request_without_the_syntax_flag_still_loads() {
+        let mut v =
+            serde_json::to_value(RewriteRequest::new("/tmp", vec![], vec![])).expect("serializes");
+        v.as_object_mut()
+            .expect("object")
+            .remove("allow_syntax_errors");
+        let r: RewriteRequest = serde_json::from_value(v).expect("loads");
+        assert!(!r.allow_syntax_errors);
     }
 }

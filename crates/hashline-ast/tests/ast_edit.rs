@@ -215,3 +215,23 @@ fn explicit_lang_applies_to_every_candidate() {
     let p = preview(&req).expect("preview");
     assert_eq!(p.files[0].rewritten, b"bar(8)\n");
 }
+
+#[test]
+fn a_rewrite_that_adds_a_syntax_error_is_refused_unless_allowed() {
+    let dir = tree();
+    let root = dir.path();
+    let mut req = request(root, &[("foo($A)", "foo($A")], &["src/a.ts"]);
+    let err = preview(&req).expect_err("refused");
+    assert_eq!(err.code(), ErrorCode::SyntaxIntroduced);
+    let text = err.to_string();
+    assert!(
+        text.starts_with(
+            "[E_SYNTAX_INTRODUCED] src/a.ts: the rewrite would add a syntax error at "
+        ),
+        "{text}"
+    );
+    assert!(text.contains("--allow-syntax-errors"), "{text}");
+    req.allow_syntax_errors = true;
+    let p = preview(&req).expect("allowed");
+    assert_eq!(p.files[0].rewritten, b"const x = foo(foo(1);\nfoo(2;\n");
+}

@@ -97,6 +97,22 @@ pub enum ErrorCode {
     /// An I/O failure not caused by the patch.
     #[serde(rename = "E_IO")]
     Io,
+    /// The edit would add a syntax error to a region of the file that had none (a compiled-in
+    /// grammar parsed the file before and after).
+    #[serde(rename = "E_SYNTAX_INTRODUCED")]
+    SyntaxIntroduced,
+    /// The payload carries something that is not file content: read anchors (`N:`, `HASH:`,
+    /// `N#ID|`), diff markers or headers, a literal `\n` joining two lines, a `\r` inside a row.
+    #[serde(rename = "E_PAYLOAD_CONTAMINATED")]
+    PayloadContaminated,
+    /// The payload's indentation does not fit the block it lands in (spaces in a tab-indented
+    /// block, indentation dropped below the lines it replaces).
+    #[serde(rename = "E_INDENTATION")]
+    Indentation,
+    /// The range's boundary looks off by one: it swallows a closer or a separating blank line the
+    /// payload does not restate, or it leaves a line behind that the payload replaces.
+    #[serde(rename = "E_RANGE_BOUNDARY")]
+    RangeBoundary,
 }
 
 impl ErrorCode {
@@ -130,6 +146,10 @@ impl ErrorCode {
         ErrorCode::NoPreview,
         ErrorCode::PermissionDenied,
         ErrorCode::Io,
+        ErrorCode::SyntaxIntroduced,
+        ErrorCode::PayloadContaminated,
+        ErrorCode::Indentation,
+        ErrorCode::RangeBoundary,
     ];
 
     /// The code as printed: `E_STALE_ANCHOR`, ….
@@ -164,6 +184,10 @@ impl ErrorCode {
             NoPreview => "E_NO_PREVIEW",
             PermissionDenied => "E_PERMISSION_DENIED",
             Io => "E_IO",
+            SyntaxIntroduced => "E_SYNTAX_INTRODUCED",
+            PayloadContaminated => "E_PAYLOAD_CONTAMINATED",
+            Indentation => "E_INDENTATION",
+            RangeBoundary => "E_RANGE_BOUNDARY",
         }
     }
 }
@@ -226,9 +250,13 @@ mod tests {
                 NoPreview => 25,
                 PermissionDenied => 26,
                 Io => 27,
+                SyntaxIntroduced => 28,
+                PayloadContaminated => 29,
+                Indentation => 30,
+                RangeBoundary => 31,
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 28);
+        assert_eq!(ErrorCode::ALL.len(), 32);
         for (i, code) in ErrorCode::ALL.iter().enumerate() {
             assert_eq!(position(*code), i, "{code} out of place in ALL");
         }

@@ -4,18 +4,24 @@
 //!   way back to bytes that changes only the lines an edit names.
 //! * [`edit`]: the one edit IR every dialect lowers to ([`Edit`]) and the splice engine that
 //!   applies a batch of edits addressed in original line numbers.
+//! * [`js`]: JavaScript's white space, which the seed tools trim with.
 //! * [`code`]: the stable error codes ([`ErrorCode`]) every refusal carries.
 //! * [`block`]: the [`BlockResolver`] seam that lets `replace block N:` find a syntactic block
 //!   without this crate (or the apply crate) depending on tree-sitter.
+//! * [`syntax`]: the [`SyntaxCheck`] seam that lets the edit guard ask a parser whether an edit
+//!   added a syntax error.
 //!
 //! Start reading at [`edit::splice`].
 
 pub mod block;
 pub mod code;
 pub mod edit;
+pub mod js;
+pub mod syntax;
 pub mod text;
 
 pub use block::{BlockResolver, BlockSpan};
 pub use code::ErrorCode;
 pub use edit::{splice, Edit, EditKind, SpliceError};
+pub use syntax::{SyntaxCheck, SyntaxIssue};
 pub use text::{Eol, OutLine, TextFile};

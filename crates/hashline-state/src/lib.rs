@@ -70,8 +70,10 @@ impl StoreError {
 ///
 /// Contract (pinned by `../shared/conformance/hashline/store-scenarios.json`):
 /// * `record(path, text)` computes the tag of `text`; if that path already has a version with
-///   that tag, it is refreshed and becomes the head (read fusion); otherwise a new version is
-///   pushed as head and the path keeps at most [`MAX_VERSIONS`] versions.
+///   that tag and that text, it is refreshed and becomes the head (read fusion); otherwise a new
+///   version is pushed as head and the path keeps at most [`MAX_VERSIONS`] versions. (The seed
+///   fuses on the tag alone; two texts whose 16-bit tags collide are kept apart here, so an
+///   engine can tell that a tag names more than one text — [`SnapshotStore::tag_collides`].)
 ///   At most [`MAX_PATHS`] paths are kept, least recently used dropped first
 ///   (`head`, `by_tag` and `record` all refresh recency).
 /// * `head(path)`: the newest version. `by_tag(path, tag)`: the newest version of that path
@@ -85,6 +87,15 @@ pub trait SnapshotStore: Send + Sync {
     fn by_tag(&self, path: &str, tag: &str) -> Result<Option<Snapshot>, StoreError>;
     /// Every version of `path`, newest first.
     fn versions(&self, path: &str) -> Result<Vec<Snapshot>, StoreError>;
+    /// Whether `path` has a recorded version tagged `tag` whose text is not `text`: two texts of
+    /// the session share the 16-bit tag, so the tag alone does not say which one a request was
+    /// written against.
+    fn tag_collides(&self, path: &str, tag: &str, text: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .versions(path)?
+            .iter()
+            .any(|v| v.tag == tag && v.text != text))
+    }
     /// Forget `path`.
     fn invalidate(&self, path: &str) -> Result<(), StoreError>;
     /// Forget everything.

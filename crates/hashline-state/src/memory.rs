@@ -77,8 +77,11 @@ impl SnapshotStore for MemoryStore {
         let mut paths = self.lock();
         match touch(&mut paths, path) {
             Some(entry) => {
-                // Read fusion: an identical tag replaces its old slot and becomes the head.
-                entry.versions.retain(|version| version.tag != tag);
+                // Read fusion: an identical text replaces its old slot and becomes the head. A
+                // different text that only shares the 16-bit tag keeps its own slot.
+                entry
+                    .versions
+                    .retain(|version| version.tag != tag || version.text != text);
                 entry.versions.insert(0, snapshot);
                 entry.versions.truncate(self.limits.max_versions);
             }
@@ -114,6 +117,15 @@ impl SnapshotStore for MemoryStore {
             .find(|entry| entry.path == path)
             .map(|entry| entry.versions.clone())
             .unwrap_or_default())
+    }
+
+    fn tag_collides(&self, path: &str, tag: &str, text: &str) -> Result<bool, StoreError> {
+        let paths = self.lock();
+        Ok(paths
+            .iter()
+            .filter(|entry| entry.path == path)
+            .flat_map(|entry| &entry.versions)
+            .any(|v| v.tag == tag && v.text != text))
     }
 
     fn invalidate(&self, path: &str) -> Result<(), StoreError> {
@@ -173,6 +185,34 @@ mod tests {
             .map(|s| s.text)
             .collect();
         assert_eq!(texts, vec!["v5\n", "v4\n", "v3\n", "v2\n"]);
+    }
+
+    #[test]
+    fn colliding_tags_keep_both_texts() {
+        let store = MemoryStore::new();
+        let old = "alpha\ntarget line\nomega\n";
+        let new = "alpha\nfiller 32678\ntarget line\nomega\n";
+        let tag = store.record("/p", old).expect("infallible");
+        assert_eq!(store.record("/p", new).expect("infallible"), tag);
+        let texts: Vec<String> = store
+            .versions("/p")
+            .expect("infallible")
+            .into_iter()
+            .map(|s| s.text)
+            .collect();
+        assert_eq!(texts, vec![new, old]);
+        assert_eq!(
+            store
+                .by_tag("/p", &tag)
+                .expect("infallible")
+                .map(|s| s.text),
+            Some(new.to_string())
+        );
+        assert!(store.tag_collides("/p", &tag, new).expect("infallible"));
+        assert!(!store.tag_collides("/p", "0000", new).expect("infallible"));
+        // The same text still fuses.
+        store.record("/p", old).expect("infallible");
+        assert_eq!(store.versions("/p").expect("infallible").len(), 2);
     }
 
     #[test]

@@ -232,9 +232,12 @@ impl SnapshotStore for SqliteStore {
         let time = i64::try_from(now_ms()).unwrap_or(i64::MAX);
         self.immediate(|tx| {
             let session = &self.session;
-            // Read fusion: the old row of this tag goes; the new row gets the largest id.
-            tx.prepare_cached("DELETE FROM state_snapshot WHERE session = ?1 AND path = ?2 AND tag = ?3")?
-                .execute(params![session, path, tag])?;
+            // Read fusion: the old row of this text goes (a different text that only shares the
+            // 16-bit tag stays); the new row gets the largest id.
+            tx.prepare_cached(
+                "DELETE FROM state_snapshot WHERE session = ?1 AND path = ?2 AND tag = ?3 AND text = ?4",
+            )?
+            .execute(params![session, path, tag, text])?;
             tx.prepare_cached(
                 "INSERT INTO state_snapshot (session, path, tag, text, time_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
             )?
@@ -299,6 +302,18 @@ impl SnapshotStore for SqliteStore {
                 })
             })?;
             rows.collect()
+        };
+        run().map_err(|e| self.error(e))
+    }
+
+    fn tag_collides(&self, path: &str, tag: &str, text: &str) -> Result<bool, StoreError> {
+        let conn = self.connection();
+        let run = || -> rusqlite::Result<bool> {
+            conn.prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM state_snapshot
+                 WHERE session = ?1 AND path = ?2 AND tag = ?3 AND text <> ?4)",
+            )?
+            .query_row(params![self.session, path, tag, text], |row| row.get(0))
         };
         run().map_err(|e| self.error(e))
     }

@@ -87,6 +87,16 @@ pub struct ReadOptions {
     pub limit: Option<String>,
 }
 
+/// Options of [`Engine::edit_with`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EditOptions {
+    /// Validate everything and report what would change; write nothing.
+    pub dry_run: bool,
+    /// Let an edit that adds a syntax error land (`--allow-syntax-errors`; a JSON request's
+    /// `"allowSyntaxErrors": true` does the same for that request).
+    pub allow_syntax_errors: bool,
+}
+
 /// Reads, edits and writes files under one root, for one session.
 pub struct Engine {
     pub(crate) ws: Workspace,
@@ -96,6 +106,8 @@ pub struct Engine {
     /// The ast-edit preview queue, opened on first use.
     queue: OnceLock<PreviewQueue>,
     resolver: hashline_ast::TreeSitterBlocks,
+    /// The edit guard's parser (`E_SYNTAX_INTRODUCED`).
+    syntax: hashline_ast::TreeSitterSyntax,
 }
 
 impl Engine {
@@ -119,6 +131,7 @@ impl Engine {
             sqlite,
             queue: OnceLock::new(),
             resolver: hashline_ast::TreeSitterBlocks,
+            syntax: hashline_ast::TreeSitterSyntax,
         })
     }
 
@@ -179,6 +192,20 @@ impl Engine {
 
     /// `edit`: apply one request in `dialect` (or detect it). With `dry_run`, nothing is written.
     pub fn edit(&self, input: &str, dialect: Dialect, dry_run: bool) -> Outcome {
+        let options = EditOptions {
+            dry_run,
+            ..EditOptions::default()
+        };
+        self.edit_with(input, dialect, &options)
+    }
+
+    /// [`Engine::edit`] with every option.
+    pub fn edit_with(&self, input: &str, dialect: Dialect, options: &EditOptions) -> Outcome {
+        let dry_run = options.dry_run;
+        let guard = hashline_apply::guard::GuardOptions {
+            syntax: Some(&self.syntax),
+            allow_syntax_errors: options.allow_syntax_errors,
+        };
         match dialect.resolve(input) {
             Dialect::Hashline | Dialect::Auto => {
                 if let Some(outcome) = json_lookalike(input) {
@@ -188,6 +215,7 @@ impl Engine {
                 let opts = hl::EditOptions {
                     resolver: Some(resolver),
                     dry_run,
+                    guard,
                 };
                 hl::edit(&self.ws, self.store(), input, &opts)
             }
@@ -195,13 +223,13 @@ impl Engine {
                 &self.ws,
                 self.store(),
                 input,
-                &hash_json::EditOptions { dry_run },
+                &hash_json::EditOptions { dry_run, guard },
             ),
             Dialect::LineidJson => lineid_json::edit(
                 &self.ws,
                 self.store(),
                 input,
-                &lineid_json::EditOptions { dry_run },
+                &lineid_json::EditOptions { dry_run, guard },
             ),
         }
     }

@@ -94,6 +94,7 @@ fn hash_json_schema() -> serde_json::Value {
         "properties": {
             "path": {"type": "string", "minLength": 1},
             "returnMode": {"enum": ["changed", "full", "ranges"]},
+            "allowSyntaxErrors": {"type": "boolean", "description": "let the edit land even if it adds a syntax error"},
             "returnRanges": {"type": "array", "minItems": 1, "items": {
                 "type": "object", "additionalProperties": false, "required": ["start"],
                 "properties": {"start": {"type": "integer", "minimum": 1}, "end": {"type": "integer", "minimum": 1}}}},
@@ -121,6 +122,7 @@ fn lineid_json_schema() -> serde_json::Value {
             "filePath": {"type": "string", "minLength": 1},
             "delete": {"type": "boolean"},
             "rename": {"type": "string", "minLength": 1},
+            "allowSyntaxErrors": {"type": "boolean", "description": "let the edit land even if it adds a syntax error"},
             "edits": {"type": "array", "items": {
                 "type": "object", "additionalProperties": false, "required": ["op", "lines"],
                 "properties": {

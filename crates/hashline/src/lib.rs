@@ -37,7 +37,7 @@ pub use ast_edit::{
     ResolveAction, ResolveOutcome, ResolveReport, Rule,
 };
 pub use dialect::{Anchors, Dialect};
-pub use engine::{Engine, EngineConfig, Error, ReadOptions, StateConfig};
+pub use engine::{EditOptions, Engine, EngineConfig, Error, ReadOptions, StateConfig};
 pub use hashline_apply::{FileOp, FileReport, Outcome};
 pub use hashline_core::ErrorCode;
 

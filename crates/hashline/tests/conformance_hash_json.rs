@@ -102,18 +102,40 @@ fn run_edit_case(case: &Path, read_first: bool) -> Result<bool, String> {
         }
     }
     let request = fs::read(case.join("request.json")).map_err(|e| e.to_string())?;
-    // A dry run first: it writes nothing and must decide as the real run does.
+    // A dry run first: it writes nothing and must decide as the real run does. The peer has no
+    // syntax guard (`074-…` writes broken Python on purpose): its parser is switched off.
     let dry = Seen::from_json(&sb.run(
-        &["--json", "edit", "--dialect", "hash-json", "--dry-run", "-"],
+        &[
+            "--json",
+            "edit",
+            "--dialect",
+            "hash-json",
+            "--allow-syntax-errors",
+            "--dry-run",
+            "-",
+        ],
         &request,
     ))?;
     check(fs::read(sb.root.join(file_name)).ok() == before, || {
         "the dry run changed the file".to_owned()
     })?;
     let args: &[&str] = if read_first {
-        &["edit", "--dialect", "hash-json", "-"]
+        &[
+            "edit",
+            "--dialect",
+            "hash-json",
+            "--allow-syntax-errors",
+            "-",
+        ]
     } else {
-        &["--json", "edit", "--dialect", "hash-json", "-"]
+        &[
+            "--json",
+            "edit",
+            "--dialect",
+            "hash-json",
+            "--allow-syntax-errors",
+            "-",
+        ]
     };
     let run = sb.run(args, &request);
     let seen = if read_first {

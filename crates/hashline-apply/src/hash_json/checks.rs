@@ -141,7 +141,7 @@ pub(crate) fn repeated_lines(
             };
             if !text.trim().is_empty() && text == *neighbour {
                 out.push(format!(
-                    "row {row} of {} repeats line {line} ({}); if that was not meant, remove the duplicate",
+                    "[W_REPEATED_LINE] row {row} of {} repeats line {line} ({}); if that was not meant, remove the duplicate",
                     label(edit.origin),
                     quote(neighbour)
                 ));
@@ -168,7 +168,7 @@ mod tests {
         let lines = ["a", "});", "c", ""];
         let edits = [Edit::replace(3, 3, vec!["});".into(), "x".into()], 0)];
         let w = repeated_lines(&lines, &edits, &|_| "replace AAAA-AAAA".into());
-        assert_eq!(w, ["row 1 of replace AAAA-AAAA repeats line 2 (\"});\"); if that was not meant, remove the duplicate"]);
+        assert_eq!(w, ["[W_REPEATED_LINE] row 1 of replace AAAA-AAAA repeats line 2 (\"});\"); if that was not meant, remove the duplicate"]);
         let blank = [Edit {
             kind: EditKind::InsertAfter(1),
             rows: vec!["".into()],

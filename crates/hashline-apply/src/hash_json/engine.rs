@@ -7,12 +7,14 @@ use hashline_syntax::hash_json::{parse_envelope, parse_items, EditItem};
 
 use crate::diff::unified;
 use crate::fs::{FsError, Target, Transaction, Workspace};
+use crate::guard;
+use crate::merge::forget_older;
 use crate::{FileOp, FileReport, Outcome};
 
 use super::checks::{bare_prefix, boundary_warnings, repeated_lines, unicode_escape_warning};
 use super::plan::{label, plan};
 use super::read::{detect, FileKind};
-use super::rebase::rebase;
+use super::rebase::{rebase, recorded_base};
 use super::refusal::Refusal;
 use super::resolve::{anchors_of, resolve, Version};
 use super::response::{applied, changed_range, noop};
@@ -26,10 +28,12 @@ const LOSSY: &str =
     "Non-UTF-8 bytes were shown as U+FFFD; lines this edit did not touch keep their original bytes.";
 
 /// How `edit` runs.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct EditOptions {
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EditOptions<'a> {
     /// Compute and report everything, write nothing, record nothing.
     pub dry_run: bool,
+    /// The edit guard's options.
+    pub guard: crate::guard::GuardOptions<'a>,
 }
 
 /// The whole tool call: `request` is the JSON text the model sent
@@ -41,7 +45,7 @@ pub fn edit(
     ws: &Workspace,
     store: &dyn SnapshotStore,
     request: &str,
-    opts: &EditOptions,
+    opts: &EditOptions<'_>,
 ) -> Outcome {
     match run(ws, store, request, opts) {
         Ok(outcome) => outcome,
@@ -53,7 +57,7 @@ fn run(
     ws: &Workspace,
     store: &dyn SnapshotStore,
     request: &str,
-    opts: &EditOptions,
+    opts: &EditOptions<'_>,
 ) -> Result<Outcome, Refusal> {
     let env = parse_envelope(request)?;
     let path = env.path.as_str();
@@ -93,7 +97,7 @@ fn run(
     let live = Version::new(live_text);
     let recorded = recorded_base(store, &target.key, &live, &items);
     let base = match &recorded {
-        Some(text) => Version::new(text),
+        Some(b) => Version::new(&b.text),
         None => live,
     };
     let places = resolve(&items, &base)?;
@@ -105,14 +109,14 @@ fn run(
     warnings.extend(bare_prefix(&items, &base, path)?);
     let planned = plan(&items, &places, &base)?;
     let edits: Vec<Edit> = match &recorded {
-        Some(old) => rebase(&planned.edits, old, live_text, &|origin| {
+        Some(old) => rebase(&planned.edits, old, live_text, &items, &|origin| {
             anchor_names(&items, origin)
         })
         .inspect_err(|_| {
             // The refusal shows anchors of the disk text: that is a read of it, so a retry with
             // them resolves against the disk instead of being carried over from `old` again.
             if !opts.dry_run {
-                let _ = store.record(&target.key, live_text);
+                forget_older(store, &target.key, live_text);
             }
         })?,
         None => planned.edits,
@@ -122,6 +126,40 @@ fn run(
     let out = splice(&lines, &edits)
         .map_err(|e| Refusal::new(ErrorCode::InvalidPatch, format!("[E_INVALID_PATCH] {e}")))?;
     let new_text = file.render_text(&out);
+    let anchor = |n: usize| {
+        let hashes = hashline_anchor::hash_json::hash_lines(live_text);
+        let mut row = String::new();
+        if let Some(&hash) = hashes.get(n - 1) {
+            hashline_anchor::hash_json::push_row(
+                &mut row,
+                hash,
+                lines.get(n - 1).copied().unwrap_or(""),
+            );
+        }
+        row.trim_end_matches('\n').to_string()
+    };
+    let name_of = |e: &Edit| {
+        items
+            .iter()
+            .find(|i| i.index == e.origin)
+            .map(label)
+            .unwrap_or_default()
+    };
+    let subject = guard::Subject {
+        path,
+        lines: &lines,
+        edits: &edits,
+        before: live_text,
+        after: &new_text,
+        anchor: &anchor,
+        label: &name_of,
+    };
+    let guard_opts = guard::GuardOptions {
+        allow_syntax_errors: opts.guard.allow_syntax_errors || env.allow_syntax_errors,
+        ..opts.guard
+    };
+    let guard_warnings =
+        guard::check(&subject, &guard_opts).map_err(|g| Refusal::new(g.code, g.message))?;
     if !live_text.is_empty() && new_text.is_empty() {
         return Err(Refusal::new(
             ErrorCode::WouldEmpty,
@@ -161,6 +199,7 @@ fn run(
             .unwrap_or_default()
     };
     warnings.extend(repeated_lines(&lines, &edits, &labels));
+    warnings.extend(guard_warnings);
     if file.is_lossy() {
         warnings.push(LOSSY.to_owned());
         warnings.extend(file.lost_bytes_warning(&out));
@@ -201,35 +240,6 @@ fn run(
         warnings,
         files: vec![report],
     })
-}
-
-/// The recorded version the request's anchors were taken from, when it is not the disk text
-/// (DEVIATIONS §1). `None` means "resolve against the disk", as the peer always does.
-///
-/// When the newest recorded version is the disk text and every anchor fits it, the anchors are
-/// the disk's. Otherwise — the file changed outside the session, or the anchors come from an
-/// earlier read than the session's last view (a chained edit) — the newest recorded version
-/// other than the disk text that every anchor fits is the base. With no such version (or no
-/// anchor, or nothing recorded), the disk is used and its errors are the peer's.
-fn recorded_base(
-    store: &dyn SnapshotStore,
-    key: &str,
-    live: &Version<'_>,
-    items: &[EditItem],
-) -> Option<String> {
-    if items.iter().all(|i| anchors_of(i).is_empty()) {
-        return None;
-    }
-    // A store that cannot be read leaves the peer's behaviour.
-    let versions = store.versions(key).ok()?;
-    if versions.first()?.text == live.text && live.fits(items) {
-        return None;
-    }
-    versions
-        .into_iter()
-        .filter(|s| s.text != live.text)
-        .find(|s| Version::new(&s.text).fits(items))
-        .map(|s| s.text)
 }
 
 fn anchor_names(items: &[EditItem], origin: usize) -> Vec<String> {
@@ -301,7 +311,15 @@ mod tests {
         let (dir, ws) = setup("a.txt", b"aaa\nbbb\n");
         let store = MemoryStore::new();
         let req = r#"{"path":"a.txt","edits":[{"op":"replace","start":"0WIr","end":"0WIr","lines":["BBB"]}]}"#;
-        let out = edit(&ws, &store, req, &EditOptions { dry_run: true });
+        let out = edit(
+            &ws,
+            &store,
+            req,
+            &EditOptions {
+                dry_run: true,
+                ..Default::default()
+            },
+        );
         assert!(out.ok, "{}", out.text);
         assert!(!out.files[0].written);
         assert!(out.files[0].diff.contains("+BBB"), "{}", out.files[0].diff);

@@ -240,8 +240,17 @@ pub(crate) fn split_rows(lines: &[String]) -> Vec<String> {
             rows.push(line.clone());
             continue;
         }
-        let normalized = line.replace("\r\n", "\n").replace('\r', "\n");
+        // A `\r` that ends the element is not a line break but a carriage return copied from a
+        // CRLF file: it stays on the row, where the guard refuses it.
+        let (body, cr) = match line.strip_suffix('\r') {
+            Some(body) if !body.ends_with('\r') => (body, true),
+            _ => (line.as_str(), false),
+        };
+        let normalized = body.replace("\r\n", "\n").replace('\r', "\n");
         rows.extend(normalized.split('\n').map(str::to_owned));
+        if let (true, Some(last)) = (cr, rows.last_mut()) {
+            last.push('\r');
+        }
     }
     rows
 }

@@ -1,195 +1,235 @@
 //! DEVIATIONS §1: edits resolved on a recorded older version, carried onto the file on disk
-//! with zero fuzz.
+//! with zero fuzz by the shared merge ([`crate::merge`]).
 //!
-//! Every line an edit touches — the replaced lines, or both neighbours of an insert point — is
-//! mapped through the line diff from the recorded text to the disk text. A line inside a changed
-//! region has no image; a range whose images are not consecutive was split on disk. Either way
-//! the edit cannot be placed with certainty and the whole request is refused with fresh anchors
-//! of the disk version. No context is ever searched for.
-
-use std::ops::Range;
+//! A request's anchors may fit several versions the session has seen: the read they came from,
+//! the file after the session's own edit (a symbol-only line hashes by its number, a repeated
+//! line by its occurrence, so both can name other lines there), the disk. The newest recorded
+//! version they fit is the base; every other version they fit is another reading of the request,
+//! and the edit is applied only when all of them land the same way on disk. An edit whose lines
+//! changed, moved apart or map ambiguously, or a request whose readings disagree, is refused
+//! with fresh anchors of the disk version. No context is ever searched for.
 
 use hashline_anchor::hash_json::{hash_lines, render_rows, visible_line_count};
 use hashline_core::{Edit, EditKind, ErrorCode};
+use hashline_state::SnapshotStore;
+use hashline_syntax::hash_json::EditItem;
 
-use crate::diff::line_hunks;
+use crate::merge::{carry, settle, LineMap, Reading, Unsettled};
 
 use super::refusal::Refusal;
+use super::resolve::{anchors_of, resolve, Place, Version};
 
 /// Rows of fresh anchors shown around a refused edit.
 const FRESH_ROWS: usize = 12;
 
-/// Where each line of the recorded text is on disk.
-struct LineMap {
-    /// 1-based disk line of each recorded line (index 0 = line 1); `None` inside a change.
-    image: Vec<Option<usize>>,
-    /// For each recorded line, the disk line where its region starts (for fresh anchors).
-    near: Vec<usize>,
-    /// Disk entries.
-    disk_len: usize,
+/// The version a request is resolved against, and the other versions it may belong to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Base {
+    /// The text the request is resolved and planned on: the newest recorded version every
+    /// anchor fits (the disk text itself when that is the newest).
+    pub text: String,
+    /// Every other recorded version the anchors fit, newest first.
+    pub others: Vec<String>,
 }
 
-impl LineMap {
-    fn new(recorded: &str, disk: &str) -> LineMap {
-        let old: Vec<&str> = recorded.split('\n').collect();
-        let new: Vec<&str> = disk.split('\n').collect();
-        let mut image = vec![None; old.len()];
-        let mut near = vec![1; old.len()];
-        let hunks = line_hunks(recorded, disk);
-        let (mut o, mut n) = (0usize, 0usize);
-        for h in &hunks {
-            while o < h.old.start && o < old.len() {
-                image[o] = Some(n + 1);
-                near[o] = n + 1;
-                o += 1;
-                n += 1;
-            }
-            for slot in near
-                .iter_mut()
-                .take(h.old.end.min(old.len()))
-                .skip(h.old.start)
-            {
-                *slot = h.new.start + 1;
-            }
-            o = h.old.end;
-            n = h.new.end;
-        }
-        while o < old.len() {
-            image[o] = Some(n + 1);
-            near[o] = n + 1;
-            o += 1;
-            n += 1;
-        }
-        for h in &hunks {
-            for i in sliders(&old, &new, &h.old, &h.new) {
-                if let Some(slot) = image.get_mut(i) {
-                    *slot = None;
-                }
-            }
-        }
-        LineMap {
-            image,
-            near,
-            disk_len: new.len(),
-        }
+/// The recorded version the request's anchors were taken from, when the request may belong to
+/// another version than the disk (DEVIATIONS §1). `None` means "resolve against the disk", as
+/// the peer always does: no anchor, nothing recorded, or no recorded version besides the disk
+/// text that every anchor fits.
+///
+/// Every version the session recorded that every anchor fits — the disk text included when it
+/// was recorded — is a reading of the request; the newest is the base, the others are kept to be
+/// compared. A disk text the session never showed is no reading: the anchors cannot come from it.
+pub(crate) fn recorded_base(
+    store: &dyn SnapshotStore,
+    key: &str,
+    live: &Version<'_>,
+    items: &[EditItem],
+) -> Option<Base> {
+    if items.iter().all(|i| anchors_of(i).is_empty()) {
+        return None;
     }
-
-    fn get(&self, line: usize) -> Option<usize> {
-        line.checked_sub(1)
-            .and_then(|i| self.image.get(i).copied().flatten())
-    }
-
-    /// Whether recorded lines `a` and `a + 1` are still adjacent on disk (a missing line past
-    /// either end of the file counts as the file's edge).
-    fn adjacent(&self, a: usize) -> bool {
-        let old_len = self.image.len();
-        match (a, a + 1) {
-            (0, b) => self.get(b) == Some(1),
-            (a, b) if b > old_len => self.get(a) == Some(self.disk_len),
-            (a, b) => matches!((self.get(a), self.get(b)), (Some(x), Some(y)) if y == x + 1),
-        }
-    }
-
-    fn map(&self, edit: &Edit) -> Option<Edit> {
-        let kind = match edit.kind {
-            EditKind::Replace { start, end } => {
-                let s = self.get(start)?;
-                let all = (start..=end)
-                    .enumerate()
-                    .all(|(k, l)| self.get(l) == Some(s + k));
-                if !all {
-                    return None;
-                }
-                EditKind::Replace {
-                    start: s,
-                    end: s + (end - start),
-                }
-            }
-            EditKind::InsertAfter(l) => {
-                if !self.adjacent(l) {
-                    return None;
-                }
-                EditKind::InsertAfter(self.get(l)?)
-            }
-            EditKind::InsertBefore(l) => {
-                if !self.adjacent(l - 1) {
-                    return None;
-                }
-                EditKind::InsertBefore(self.get(l)?)
-            }
-            EditKind::Head | EditKind::Tail => edit.kind,
+    // A store that cannot be read leaves the peer's behaviour.
+    let versions = store.versions(key).ok()?;
+    let live_fits = live.fits(items);
+    // When the disk is a reading, an older version that starts with the same lines as the disk,
+    // down past every line the request names there, lands the same way (or not at all): it is
+    // not hashed (a 100 MB file's history would be, on every edit).
+    let deepest = (live_fits && versions.iter().any(|v| v.text == live.text))
+        .then(|| resolve(items, live).ok())
+        .flatten()
+        .map(|places| places.iter().map(deepest_line).max().unwrap_or(0));
+    let mut fitting: Vec<String> = Vec::new();
+    for v in versions {
+        let fits = if v.text == live.text {
+            live_fits
+        } else if deepest.is_some_and(|d| d < common_lines(&v.text, live.text)) {
+            false
+        } else {
+            Version::new(&v.text).fits(items)
         };
-        Some(Edit {
-            kind,
-            rows: edit.rows.clone(),
-            origin: edit.origin,
-        })
+        if fits && !fitting.contains(&v.text) {
+            fitting.push(v.text);
+        }
+    }
+    if fitting.iter().all(|t| t == live.text) {
+        return None;
+    }
+    let text = fitting.remove(0);
+    Some(Base {
+        text,
+        others: fitting,
+    })
+}
+
+/// The last line a resolved item depends on (an insert also on the line after its anchor).
+fn deepest_line(place: &Place) -> usize {
+    match *place {
+        Place::Replace(_, end) => end,
+        Place::Append(Some(l)) | Place::Prepend(Some(l)) => l + 1,
+        Place::Append(None) | Place::Prepend(None) => 0,
     }
 }
 
-/// Recorded lines (0-based) next to a hunk that another minimal alignment would place on the
-/// other side of it: the hunk can "slide" over them because the lines it would swap are equal
-/// (deleting the first or the second of two `}` around a block). Their image is ambiguous.
-fn sliders(old: &[&str], new: &[&str], o: &Range<usize>, n: &Range<usize>) -> Vec<usize> {
-    let mut out = Vec::new();
-    // Slide towards the start: the lines before the hunk equal its last lines, on both sides.
-    let mut k = 0;
-    while k < o.start.min(n.start)
-        && (o.is_empty() || old.get(o.start - k - 1) == old.get(o.end - k - 1))
-        && (n.is_empty() || new.get(n.start - k - 1) == new.get(n.end - k - 1))
-    {
-        k += 1;
-        out.push(o.start - k);
-    }
-    // Slide towards the end: the lines after the hunk equal its first lines, on both sides.
-    let mut k = 0;
-    while o.end + k < old.len()
-        && n.end + k < new.len()
-        && (o.is_empty() || old.get(o.start + k) == old.get(o.end + k))
-        && (n.is_empty() || new.get(n.start + k) == new.get(n.end + k))
-    {
-        out.push(o.end + k);
-        k += 1;
-    }
-    out
+/// How many whole leading lines `a` and `b` share.
+fn common_lines(a: &str, b: &str) -> usize {
+    let same = a
+        .as_bytes()
+        .iter()
+        .zip(b.as_bytes())
+        .take_while(|(x, y)| x == y)
+        .count();
+    a.as_bytes()
+        .get(..same)
+        .map_or(0, |p| p.iter().filter(|&&c| c == b'\n').count())
 }
 
-/// Carry `edits` (lines of `recorded`) onto `disk`. `anchors(origin)` lists the anchors of the
-/// request item an edit came from, for the refusal.
+/// Carry `edits` (planned on `base.text`) onto `disk`, after checking that every other reading
+/// of `items` lands the same way. `anchors(origin)` lists the anchors of the request item an
+/// edit came from, for the refusal.
 pub(crate) fn rebase(
     edits: &[Edit],
-    recorded: &str,
+    base: &Base,
     disk: &str,
+    items: &[EditItem],
     anchors: &dyn Fn(usize) -> Vec<String>,
 ) -> Result<Vec<Edit>, Refusal> {
-    let map = LineMap::new(recorded, disk);
-    let mut out = Vec::with_capacity(edits.len());
-    let mut failed: Vec<&Edit> = Vec::new();
-    for edit in edits {
-        match map.map(edit) {
-            Some(mapped) => out.push(mapped),
-            None => failed.push(edit),
+    let recorded: Vec<&str> = base.text.split('\n').collect();
+    let disk_lines: Vec<&str> = disk.split('\n').collect();
+    let map = LineMap::new(&recorded, &disk_lines);
+    let carried = carry(&map, edits, &[]).map_err(|stale| {
+        let failed: Vec<&Edit> = stale.iter().filter_map(|s| edits.get(s.index)).collect();
+        let line = failed
+            .first()
+            .and_then(|e| e.anchor_lines().first().copied())
+            .unwrap_or(1);
+        stale_refusal(
+            &failed,
+            anchors,
+            map.near(line),
+            disk,
+            "The file changed on disk since the read these anchors came from, and the lines they name changed or moved",
+        )
+    })?;
+    if base.others.is_empty() {
+        return Ok(carried);
+    }
+    let versions: Vec<Version<'_>> = std::iter::once(&base.text)
+        .chain(&base.others)
+        .map(|t| Version::new(t))
+        .collect();
+    // A version the items do not resolve on (a range reversed there) is no reading.
+    let readings: Vec<(&Version<'_>, Vec<Edit>)> = versions
+        .iter()
+        .filter_map(|v| Some((v, skeleton(items, &resolve(items, v).ok()?))))
+        .collect();
+    // Older views whose lines did not survive are no readings; one that lands elsewhere is.
+    let views: Vec<Reading<'_>> = readings
+        .iter()
+        .enumerate()
+        .map(|(k, (v, e))| Reading {
+            lines: &v.lines,
+            edits: e,
+            footprints: &[],
+            optional: k > 0,
+        })
+        .collect();
+    match settle(&views, &disk_lines) {
+        Ok(_) => Ok(carried),
+        Err(why) => {
+            let first = readings.first().map_or(&[][..], |(_, e)| e);
+            let (failed, centre): (Vec<&Edit>, usize) = match &why {
+                Unsettled::Stale { reading, stale } => {
+                    let theirs = readings.get(*reading).map_or(&[][..], |(_, e)| e);
+                    let failed = stale.iter().filter_map(|s| theirs.get(s.index)).collect();
+                    (failed, stale.first().map_or(1, |s| s.near))
+                }
+                Unsettled::Differ { edit, lines, .. } => {
+                    let failed = match edit.and_then(|k| first.get(k)) {
+                        Some(e) => vec![e],
+                        None => first.iter().collect(),
+                    };
+                    let centre = lines.0.first().or(lines.1.first()).copied().unwrap_or(1);
+                    (failed, centre)
+                }
+            };
+            Err(stale_refusal(
+                &failed,
+                anchors,
+                centre,
+                disk,
+                "These anchors fit more than one version of the file this session has seen, and they name different lines in them",
+            ))
         }
     }
-    let Some(first) = failed.first() else {
-        return Ok(out);
-    };
+}
+
+/// A request's items as edits on the version `places` were resolved in, each reading built the
+/// same way (payload as sent) so that their results can be compared.
+fn skeleton(items: &[EditItem], places: &[Place]) -> Vec<Edit> {
+    items
+        .iter()
+        .zip(places)
+        .map(|(item, place)| Edit {
+            kind: match *place {
+                Place::Replace(start, end) => EditKind::Replace { start, end },
+                Place::Append(Some(l)) => EditKind::InsertAfter(l),
+                Place::Append(None) => EditKind::Tail,
+                Place::Prepend(Some(l)) => EditKind::InsertBefore(l),
+                Place::Prepend(None) => EditKind::Head,
+            },
+            rows: item.lines.clone(),
+            origin: item.index,
+        })
+        .collect()
+}
+
+/// `[E_STALE_ANCHOR]` naming the anchors of `failed`, `why` the file changed, and fresh anchors
+/// of `disk` from two lines above `centre`.
+fn stale_refusal(
+    failed: &[&Edit],
+    anchors: &dyn Fn(usize) -> Vec<String>,
+    centre: usize,
+    disk: &str,
+    why: &str,
+) -> Refusal {
     let names: Vec<String> = failed
         .iter()
         .flat_map(|e| anchors(e.origin))
         .map(|a| format!("\"{a}\""))
         .collect();
-    let line = first.anchor_lines().first().copied().unwrap_or(1);
-    let centre = map.near.get(line.saturating_sub(1)).copied().unwrap_or(1);
     let visible = visible_line_count(disk);
     let from = centre.saturating_sub(2).max(1);
     let to = (from + FRESH_ROWS - 1).min(visible);
     let mut message = format!(
-        "[E_STALE_ANCHOR] {} {}: {}. The file changed on disk since the read these anchors came from, and \
-         the lines they name changed or moved, so the edit cannot be placed with certainty. \
+        "[E_STALE_ANCHOR] {} {}: {}. {why}, so the edit cannot be placed with certainty. \
          Re-read the file to refresh.",
         names.len(),
-        if names.len() == 1 { "stale anchor" } else { "stale anchors" },
+        if names.len() == 1 {
+            "stale anchor"
+        } else {
+            "stale anchors"
+        },
         names.join(", ")
     );
     if from <= to {
@@ -200,7 +240,7 @@ pub(crate) fn rebase(
             message.push_str(row);
         }
     }
-    Err(Refusal::new(ErrorCode::StaleAnchor, message))
+    Refusal::new(ErrorCode::StaleAnchor, message)
 }
 
 #[cfg(test)]
@@ -219,60 +259,43 @@ mod tests {
         vec!["AAAA".into()]
     }
 
+    fn base(text: &str) -> Base {
+        Base {
+            text: text.into(),
+            others: Vec::new(),
+        }
+    }
+
     #[test]
     fn unchanged_lines_move_with_the_disk() {
         let out = rebase(
             &[edit(EditKind::Replace { start: 2, end: 3 })],
-            "a\nb\nc\n",
+            &base("a\nb\nc\n"),
             "new\na\nb\nc\n",
+            &[],
             &none,
         )
         .expect("clean merge");
         assert_eq!(out[0].kind, EditKind::Replace { start: 3, end: 4 });
-        let out = rebase(
-            &[edit(EditKind::InsertAfter(1))],
-            "a\nb\n",
-            "z\na\nb\n",
-            &none,
-        )
-        .expect("clean merge");
-        assert_eq!(out[0].kind, EditKind::InsertAfter(2));
     }
 
     #[test]
-    fn changed_or_split_lines_are_refused() {
+    fn changed_lines_are_refused_with_fresh_anchors() {
         let err = rebase(
             &[edit(EditKind::Replace { start: 1, end: 1 })],
-            "foo\nbar\nfoo\n",
+            &base("foo\nbar\nfoo\n"),
             "bar\nfoo\n",
+            &[],
             &none,
         )
         .expect_err("deleted line");
         assert_eq!(err.code, ErrorCode::StaleAnchor);
+        assert!(
+            err.message
+                .starts_with("[E_STALE_ANCHOR] 1 stale anchor: \"AAAA\". The file changed on disk"),
+            "{}",
+            err.message
+        );
         assert!(err.message.contains(">>> "), "{}", err.message);
-        assert!(rebase(
-            &[edit(EditKind::Replace { start: 1, end: 2 })],
-            "a\nb\n",
-            "a\nX\nb\n",
-            &none
-        )
-        .is_err());
-        // A neighbour of the insert point changed.
-        assert!(rebase(&[edit(EditKind::InsertAfter(1))], "a\nb\n", "a\nB\n", &none).is_err());
-        assert!(rebase(
-            &[edit(EditKind::InsertBefore(2))],
-            "a\nb\n",
-            "A\nb\n",
-            &none
-        )
-        .is_err());
-        // Which `}` was deleted is ambiguous: either alignment is minimal.
-        let e = [edit(EditKind::Replace { start: 2, end: 2 })];
-        assert!(rebase(&e, "a\n}\nb\nc\n}\n", "a\n}\n", &none).is_err());
-        let e = [edit(EditKind::Replace { start: 5, end: 5 })];
-        assert!(rebase(&e, "a\n}\nb\nc\n}\n", "a\n}\n", &none).is_err());
-        // An insertion next to an equal line makes that line ambiguous too.
-        let e = [edit(EditKind::Replace { start: 2, end: 2 })];
-        assert!(rebase(&e, "a\nx\nb\n", "a\nx\nx\nb\n", &none).is_err());
     }
 }

@@ -6,6 +6,7 @@ use hashline_syntax::hashline::{Hunk, HunkOp};
 use super::error::HashlineError;
 use super::lower::{lower, BlockCtx};
 use super::messages;
+use crate::guard;
 
 /// One section applied in memory to one text.
 #[derive(Debug, Clone)]
@@ -39,10 +40,23 @@ pub(crate) fn apply_hunks(
     let lowered = lower(file.text(), &lines, hunks, ctx)?;
     let out = splice_edits(&lines, &lowered.edits)?;
     let text = file.render_text(&out);
+    let mut warnings = lowered.warnings;
+    let path = ctx.path.to_string_lossy();
+    let anchor = |n: usize| format!("{n}:{}", lines.get(n - 1).copied().unwrap_or(""));
+    let subject = guard::Subject {
+        path: &path,
+        lines: &lines,
+        edits: &lowered.edits,
+        before: file.text(),
+        after: &text,
+        anchor: &anchor,
+        label: &guard::op_label,
+    };
+    warnings.extend(guard::check(&subject, &ctx.guard)?);
     Ok(Applied {
         out,
         text,
-        warnings: lowered.warnings,
+        warnings,
     })
 }
 

@@ -90,6 +90,7 @@ pub(crate) fn plan<F: Files>(
         };
         let live = TextFile::decode(bytes);
         let ctx = BlockCtx {
+            guard: opts.guard,
             resolver: opts.resolver,
             path: Path::new(&section.path),
         };

@@ -42,6 +42,9 @@ pub enum HashlineError {
     /// A file system refusal, with its own code.
     #[error("{1}")]
     Fs(ErrorCode, String),
+    /// The edit guard refused a suspected model mistake.
+    #[error(transparent)]
+    Guard(#[from] crate::guard::GuardRefusal),
 }
 
 impl HashlineError {
@@ -60,6 +63,7 @@ impl HashlineError {
             HashlineError::DuplicateFile(_) => ErrorCode::DuplicateFile,
             HashlineError::Io(_) => ErrorCode::Io,
             HashlineError::Fs(code, _) => *code,
+            HashlineError::Guard(g) => g.code,
         }
     }
 }

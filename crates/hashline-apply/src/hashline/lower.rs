@@ -16,6 +16,8 @@ pub(crate) struct BlockCtx<'a> {
     pub resolver: Option<&'a dyn BlockResolver>,
     /// The file's path (the resolver picks the language from it).
     pub path: &'a Path,
+    /// The edit guard's options.
+    pub guard: crate::guard::GuardOptions<'a>,
 }
 
 /// The region of the edited text an edit depends on; a recovery refuses when it changed.
@@ -292,6 +294,7 @@ mod tests {
 
     fn ctx() -> BlockCtx<'static> {
         BlockCtx {
+            guard: Default::default(),
             resolver: None,
             path: Path::new("a.ts"),
         }
@@ -344,6 +347,7 @@ mod tests {
         let err = lower(text, &lines, std::slice::from_ref(&h), ctx()).expect_err("no resolver");
         assert!(err.to_string().contains("is not available here"));
         let with = BlockCtx {
+            guard: Default::default(),
             resolver: Some(&NextLine),
             path: Path::new("x.ts"),
         };
@@ -365,7 +369,8 @@ mod tests {
         );
         let h = hunk(HunkOp::InsertAfter(1), &["a", "x"]);
         let l = lower(text, &lines, &[h], ctx()).expect("lowered");
-        assert!(l.warnings[0].starts_with("row 1 of insert after 1 repeats line 1 (\"a\")"));
+        assert!(l.warnings[0]
+            .starts_with("[W_REPEATED_LINE] row 1 of insert after 1 repeats line 1 (\"a\")"));
         let blank = hunk(HunkOp::InsertAfter(1), &[""]);
         let l = lower("\n\n", &["", "", ""], &[blank], ctx()).expect("lowered");
         assert!(l.warnings.is_empty());

@@ -71,7 +71,7 @@ pub fn repaired(start: usize, action: &str) -> String {
 /// DEVIATIONS §4a: a payload row that repeats the line next to the edit.
 pub fn repeats_line(row: usize, op: &str, line: usize, text: &str) -> String {
     format!(
-        "row {row} of {op} repeats line {line} ({}); if that was not meant, remove the duplicate",
+        "[W_REPEATED_LINE] row {row} of {op} repeats line {line} ({}); if that was not meant, remove the duplicate",
         json_quote(text)
     )
 }

@@ -45,6 +45,8 @@ pub struct EditOptions<'a> {
     pub resolver: Option<&'a dyn BlockResolver>,
     /// Compute everything, write and record nothing.
     pub dry_run: bool,
+    /// The edit guard's options.
+    pub guard: crate::guard::GuardOptions<'a>,
 }
 
 impl std::fmt::Debug for EditOptions<'_> {
@@ -52,6 +54,7 @@ impl std::fmt::Debug for EditOptions<'_> {
         f.debug_struct("EditOptions")
             .field("resolver", &self.resolver.is_some())
             .field("dry_run", &self.dry_run)
+            .field("guard", &self.guard)
             .finish()
     }
 }

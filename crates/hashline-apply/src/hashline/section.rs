@@ -10,6 +10,7 @@ use super::apply::{apply_hunks, is_anchored, Applied};
 use super::error::HashlineError;
 use super::lower::{resolve_blocks, BlockCtx};
 use super::{messages, mismatch, recovery};
+use crate::merge::forget_older;
 
 /// How a section is being prepared.
 #[derive(Debug, Clone, Copy)]
@@ -57,7 +58,14 @@ pub(crate) fn prepare(
 ) -> Result<SectionResult, HashlineError> {
     let live_tag = file_tag(live.text());
     let mut warnings: Vec<String> = input.parse_warnings.to_vec();
-    if live_tag == input.tag {
+    // The tag is the live file's, but does it also name another text of the session? (A store
+    // that cannot be read leaves the seed's behaviour: the tag is taken as fresh.)
+    let collides = live_tag == input.tag
+        && is_anchored(input.hunks)
+        && store
+            .tag_collides(input.key, input.tag, live.text())
+            .unwrap_or(false);
+    if live_tag == input.tag && !collides {
         let applied = apply_hunks(live, input.hunks, ctx)?;
         return Ok(finish(applied, warnings));
     }
@@ -72,15 +80,37 @@ pub(crate) fn prepare(
     let mut blocks = Vec::new();
     if let Some(v) = &snapshot {
         blocks = resolve_blocks(&v.text, input.hunks, ctx)?;
-        let is_head = store.head(input.key)?.is_some_and(|h| h.tag == v.tag);
-        if let Some(applied) = recovery::recover(&v.text, is_head, live, input.hunks, ctx)? {
-            return Ok(finish(applied, warnings));
+        let others = recovery::other_readings(store, input.key, input.tag, &v.text)?;
+        if v.text == live.text() {
+            // The tag names this text and another one: apply only if both readings agree.
+            if recovery::agrees_on_live(&others, live, input.hunks, ctx) {
+                let applied = apply_hunks(live, input.hunks, ctx)?;
+                return Ok(finish(applied, warnings));
+            }
+        } else {
+            let is_head = store.head(input.key)?.is_some_and(|h| h.text == v.text);
+            let recovered = recovery::recover(&v.text, is_head, &others, live, input.hunks, ctx)?;
+            if let Some(applied) = recovered {
+                return Ok(finish(applied, warnings));
+            }
         }
+    }
+    let anchors = mismatch::anchor_lines(input.hunks, &blocks, live.line_count());
+    if collides {
+        if mode.record_mismatch {
+            // The refusal shows the live text: from now on the tag names it alone.
+            forget_older(store, input.key, live.text());
+        }
+        return Err(HashlineError::Mismatch(recovery::collision_message(
+            input.path,
+            input.tag,
+            live.text(),
+            &anchors,
+        )));
     }
     if mode.record_mismatch {
         store.record(input.key, live.text())?;
     }
-    let anchors = mismatch::anchor_lines(input.hunks, &blocks, live.line_count());
     Err(HashlineError::Mismatch(mismatch::message(
         input.path,
         input.tag,

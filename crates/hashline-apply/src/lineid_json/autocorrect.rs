@@ -143,11 +143,42 @@ fn split_on_semicolons(merged: &str, count: usize) -> Option<Vec<String>> {
     (pieces.len() == count).then_some(pieces)
 }
 
+/// How a line may start when it continues the line before it (one statement or item wrapped
+/// over two lines): a cuddled `else`/`catch`/`finally`, a method chain, a closer, an operator.
+const CONTINUES: [&str; 13] = [
+    "else", "catch", "finally", ".", "?.", "&&", "||", "?", ":", ")", "]", "}", "=>",
+];
+
+/// How a line may end when the next line continues it.
+const OPEN_ENDS: [&str; 10] = ["(", "[", "{", ",", "&&", "||", "=", "=>", "->", "\\"];
+
+/// A Markdown list item's marker (`- `, `* `, `+ `, `1. `).
+fn is_list_item(t: &str) -> bool {
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    ["- ", "* ", "+ "].iter().any(|m| t.starts_with(m))
+        || (digits > 0 && t[digits..].starts_with(". "))
+}
+
+/// Whether the `original` lines are one statement or list item wrapped over several lines:
+/// joining them is a deliberate reflow (a cuddled `} else if`, a joined call chain, a
+/// re-wrapped bullet), never two lines merged by mistake (DEVIATIONS §7).
+fn is_one_wrapped_unit(original: &[&str]) -> bool {
+    original.windows(2).any(|pair| {
+        let (a, b) = (trim(pair[0]), trim(pair[1]));
+        CONTINUES.iter().any(|k| b.starts_with(k))
+            || OPEN_ENDS.iter().any(|k| a.ends_with(k))
+            || (is_list_item(a) && !is_list_item(b) && !indent_of(pair[1]).is_empty())
+    })
+}
+
 /// Re-split a one-line payload that merged the `original` lines (see the module doc); `None`
 /// when it declines.
 pub(crate) fn expand_merged(original: &[&str], payload: &[String]) -> Option<Vec<String>> {
     let [merged] = payload else { return None };
-    if original.len() < 2 || original.iter().any(|l| trim(l).is_empty()) {
+    if original.len() < 2
+        || original.iter().any(|l| trim(l).is_empty())
+        || is_one_wrapped_unit(original)
+    {
         return None;
     }
     let pieces = split_at_matches(merged, original)
@@ -217,9 +248,10 @@ mod tests {
             ),
             Some(v(&["const a = 10;", "const b = 20;"]))
         );
+        // One condition wrapped over two lines, joined with a change: a deliberate reflow.
         assert_eq!(
             expand_merged(&["  if (x &&", "    y) {"], &v(&["if (x && z &&  y) {"])),
-            Some(v(&["  if (x && z &&", "    y) {"]))
+            None
         );
         assert_eq!(
             expand_merged(
@@ -250,6 +282,30 @@ mod tests {
             None,
             "would drop a()"
         );
+    }
+
+    #[test]
+    fn wrapped_units_are_deliberate_joins() {
+        // A cuddled `else` joined onto its closer.
+        assert_eq!(
+            expand_merged(&["  }", "  else if (b) {"], &v(&["  } else if (c) {"])),
+            None
+        );
+        // A call chain joined into one line.
+        let chain = ["  return fetch(url)", "    .then((r) => r.json());"];
+        assert_eq!(
+            expand_merged(&chain, &v(&["  return fetch(u).then((r) => r.json());"])),
+            None
+        );
+        // A bullet re-wrapped with a changed word.
+        let bullet = ["- Adds the cache and", "  its eviction policy."];
+        assert_eq!(
+            expand_merged(&bullet, &v(&["- Adds the cache and the eviction policy."])),
+            None
+        );
+        // Two statements merged are still re-split.
+        let two = ["    self.a = 1;", "    self"];
+        assert!(expand_merged(&two, &v(&["    self.a = 2; self"])).is_some());
     }
 
     #[test]

@@ -75,6 +75,9 @@ pub enum EngineError {
         /// The message with fresh anchors.
         message: String,
     },
+    /// The edit guard refused a suspected model mistake.
+    #[error(transparent)]
+    Guard(#[from] crate::guard::GuardRefusal),
     /// `File not found: …`.
     #[error("File not found: {path}")]
     NotFound {
@@ -105,6 +108,7 @@ impl EngineError {
             EngineError::Pasted { .. } => ErrorCode::PastedAnchor,
             EngineError::Noop { .. } => ErrorCode::Noop,
             EngineError::NotFound { .. } => ErrorCode::FileNotFound,
+            EngineError::Guard(g) => g.code,
         }
     }
 

@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use hashline_anchor::lineid::{canonical_lines, render_read};
+use hashline_anchor::lineid::{canonical_lines, render_read, render_row};
 use hashline_anchor::tag::file_tag;
-use hashline_core::{splice, ErrorCode, TextFile};
+use hashline_core::{splice, Edit, ErrorCode, TextFile};
 use hashline_state::SnapshotStore;
 use hashline_syntax::lineid_json::{parse_request, EditOp, Request};
 
@@ -15,6 +15,7 @@ use super::rebase::choose_base;
 use super::EditOptions;
 use crate::diff::{first_changed_line, unified};
 use crate::fs::{FsError, Target, Transaction, Workspace};
+use crate::guard;
 use crate::{FileOp, FileReport, Outcome};
 
 fn fs_error(e: FsError) -> EngineError {
@@ -75,11 +76,18 @@ pub fn edit(
     ws: &Workspace,
     store: &dyn SnapshotStore,
     request: &str,
-    opts: &EditOptions,
+    opts: &EditOptions<'_>,
 ) -> Outcome {
     let mut warnings = Vec::new();
     match run(ws, store, request, opts, &mut warnings) {
         Ok(mut outcome) => {
+            // The seed prints no warnings; the guard's coded ones must reach the model.
+            let coded: Vec<String> = warnings
+                .iter()
+                .filter(|w| w.starts_with("[W_"))
+                .cloned()
+                .collect();
+            outcome.text.push_str(&crate::warnings_block(&coded));
             outcome.warnings = warnings;
             outcome
         }
@@ -119,7 +127,7 @@ fn run(
     ws: &Workspace,
     store: &dyn SnapshotStore,
     request: &str,
-    opts: &EditOptions,
+    opts: &EditOptions<'_>,
     warnings: &mut Vec<String>,
 ) -> Result<Outcome, EngineError> {
     let req = parse_request(request).map_err(|e| EngineError::Request {
@@ -192,7 +200,14 @@ fn run(
     let disk_lines = canonical_lines(file.text());
 
     let resolved = resolve(&req.edits, &disk_lines, warnings)?;
-    let resolved = choose_base(store, &target, &disk_lines, resolved, warnings)?;
+    let resolved = choose_base(
+        store,
+        &target,
+        &disk_lines,
+        resolved,
+        !opts.dry_run,
+        warnings,
+    )?;
     let order = application_order(&resolved);
     validate(&resolved, &order, &disk_lines)?;
     let lowered = lower(&resolved, &order, &disk_lines, warnings)?;
@@ -217,6 +232,22 @@ fn run(
             suffix,
         });
     }
+    let anchor = |n: usize| render_row(n, core_lines.get(n - 1).copied().unwrap_or(""));
+    let label = |e: &Edit| format!("edits[{}]", e.origin);
+    let subject = guard::Subject {
+        path: &req.file_path,
+        lines: &core_lines,
+        edits: &lowered.edits,
+        before: file.text(),
+        after: &new_text,
+        anchor: &anchor,
+        label: &label,
+    };
+    let guard_opts = guard::GuardOptions {
+        allow_syntax_errors: opts.guard.allow_syntax_errors || req.allow_syntax_errors,
+        ..opts.guard
+    };
+    warnings.extend(guard::check(&subject, &guard_opts)?);
     let new_bytes = file.encode(&out);
     warnings.extend(file.lost_bytes_warning(&out));
     // Moved, not copied: the bytes go to the transaction, the text stays for the report.

@@ -28,8 +28,10 @@ pub use error::EngineError;
 pub use execute::{edit, read};
 
 /// Options of [`edit`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct EditOptions {
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EditOptions<'a> {
     /// Compute and report everything, write nothing (the session store is not touched either).
     pub dry_run: bool,
+    /// The edit guard's options.
+    pub guard: crate::guard::GuardOptions<'a>,
 }

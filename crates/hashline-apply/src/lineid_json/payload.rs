@@ -117,7 +117,13 @@ pub(crate) fn clean(
         ));
         return Ok(lines);
     }
-    if plus == counted.len() && plus >= 2 {
+    // `+ text` on every row is a Markdown `+` bullet list, not diff markers (those are glued
+    // to the content or followed by its indentation): kept as sent.
+    let bullets = counted.iter().all(|l| {
+        l.strip_prefix("+ ")
+            .is_some_and(|t| !t.starts_with([' ', '\t']) && !t.is_empty())
+    });
+    if plus == counted.len() && plus >= 2 && !bullets {
         let stripped = lines
             .into_iter()
             .map(|l| {

@@ -1,138 +1,90 @@
 //! Anchors from an older recorded read (DEVIATIONS §1): the edit is placed on the recorded
-//! version and carried onto the disk version through the line diff between them, with zero
+//! version and carried onto the disk version by the shared merge ([`crate::merge`]), with zero
 //! fuzz. Every replaced line, and both neighbours of an insert point, must survive unchanged and
-//! unambiguously (the same number of copies on both sides); otherwise the edit is refused.
+//! map to a certain place; otherwise the edit is refused.
+//!
+//! A `N#ID` anchor can fit more than one version: the read it came from, and the file after an
+//! edit that moved lines (the line now at `N` may have the same 2-letter ID — the same text, or a
+//! collision). Every version the session has seen that all anchors fit, and the disk when they
+//! fit it, is a reading of the request; it is applied only when all readings land the same way.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use hashline_anchor::lineid::{canonical_lines, line_id};
+use hashline_core::{Edit, EditKind};
 use hashline_state::SnapshotStore;
 use hashline_syntax::lineid_json::{EditOp, LineRef};
-use imara_diff::{Algorithm, Diff, Token};
 
 use super::error::EngineError;
 use super::plan::{all_valid, Resolved};
 use super::report::{context_rows, rows_around};
 use crate::fs::Target;
+use crate::merge::{forget_older, settle, Reading, Unsettled};
 
-/// For every line of `old` (0-based), its 0-based line in `new` when it survives unchanged.
-pub(crate) fn map_lines<'a>(old: &[&'a str], new: &[&'a str]) -> Vec<Option<usize>> {
-    let mut ids: HashMap<&'a str, u32> = HashMap::new();
-    let mut intern = |l: &'a str| {
-        let next = ids.len() as u32;
-        Token(*ids.entry(l).or_insert(next))
-    };
-    let before: Vec<Token> = old.iter().map(|&l| intern(l)).collect();
-    let after: Vec<Token> = new.iter().map(|&l| intern(l)).collect();
-    let mut diff = Diff::default();
-    diff.compute_with(Algorithm::Histogram, &before, &after, ids.len() as u32);
-    let mut map = vec![None; old.len()];
-    let (mut i, mut j) = (0usize, 0usize);
-    while i < old.len() {
-        if diff.is_removed(i as u32) {
-            i += 1;
-        } else if j < new.len() && diff.is_added(j as u32) {
-            j += 1;
-        } else if j < new.len() {
-            map[i] = Some(j);
-            i += 1;
-            j += 1;
-        } else {
-            break;
-        }
-    }
-    map
+/// The anchored edits of `resolved` as core edits (payload as sent), `origin` = index in
+/// `resolved`; unanchored inserts are position-free.
+fn skeleton(resolved: &[Resolved]) -> Vec<Edit> {
+    resolved
+        .iter()
+        .enumerate()
+        .map(|(k, r)| {
+            let pos = r.pos.as_ref().map(|p| p.line);
+            let kind = match (r.spec.op, pos) {
+                (EditOp::Replace, Some(s)) => EditKind::Replace {
+                    start: s,
+                    end: r.end.as_ref().map_or(s, |e| e.line),
+                },
+                (EditOp::Append, Some(l)) => EditKind::InsertAfter(l),
+                (EditOp::Prepend, Some(l)) => EditKind::InsertBefore(l),
+                (EditOp::Append, None) => EditKind::Tail,
+                (_, None) => EditKind::Head,
+            };
+            Edit {
+                kind,
+                rows: r.spec.lines.clone(),
+                origin: k,
+            }
+        })
+        .collect()
 }
 
-/// The first 1-based line of the recorded version that cannot be carried over, if any.
-pub(crate) fn rebase(
-    edits: &[Resolved],
-    old: &[&str],
-    new: &[&str],
-) -> Result<Vec<Resolved>, usize> {
-    let map = map_lines(old, new);
-    let mut counts: HashMap<&str, (usize, usize)> = HashMap::new();
-    for l in old {
-        counts.entry(l).or_default().0 += 1;
-    }
-    for l in new {
-        counts.entry(l).or_default().1 += 1;
-    }
-    // 1-based old line → 1-based new line, when it survives unchanged and unambiguously.
-    let carry = |line: usize| -> Option<usize> {
-        let content = old.get(line.checked_sub(1)?)?;
-        let (a, b) = counts.get(content).copied().unwrap_or_default();
-        if a != b {
-            return None;
-        }
-        map.get(line - 1).copied().flatten().map(|n| n + 1)
+/// `resolved` with its references moved to where `carried` (the [`skeleton`] carried onto
+/// `disk`) puts them, with the disk's IDs.
+fn moved(resolved: Vec<Resolved>, carried: &[Edit], disk: &[&str]) -> Vec<Resolved> {
+    let at = |n: usize| LineRef {
+        line: n,
+        id: line_id(n, disk.get(n.wrapping_sub(1)).copied().unwrap_or("")),
     };
-    let adjacent = |a: usize, b: usize| -> Result<(), usize> {
-        match (carry(a), carry(b)) {
-            (Some(x), Some(y)) if y == x + 1 => Ok(()),
-            (None, _) => Err(a),
-            _ => Err(b),
-        }
-    };
-    let mut out = Vec::with_capacity(edits.len());
-    for r in edits {
-        let pos = r.pos.as_ref().map(|p| p.line);
-        match (r.spec.op, pos) {
-            (_, None) => {}
-            (EditOp::Replace, Some(s)) => {
-                let e = r.end.as_ref().map_or(s, |e| e.line);
-                for l in s..=e {
-                    carry(l).ok_or(l)?;
-                }
-                if e > s {
-                    for l in s..e {
-                        adjacent(l, l + 1)?;
-                    }
-                }
+    resolved
+        .into_iter()
+        .zip(carried)
+        .map(|(r, e)| {
+            let (pos, end) = match e.kind {
+                EditKind::Replace { start, end } => (start, end),
+                EditKind::InsertAfter(l) | EditKind::InsertBefore(l) => (l, l),
+                EditKind::Head | EditKind::Tail => return r,
+            };
+            Resolved {
+                pos: r.pos.as_ref().map(|_| at(pos)),
+                end: r.end.as_ref().map(|_| at(end)),
+                spec: r.spec,
             }
-            (EditOp::Append, Some(l)) => {
-                carry(l).ok_or(l)?;
-                if l < old.len() {
-                    adjacent(l, l + 1)?;
-                }
-            }
-            (EditOp::Prepend, Some(l)) => {
-                carry(l).ok_or(l)?;
-                if l > 1 {
-                    adjacent(l - 1, l)?;
-                }
-            }
-        }
-        let moved = |x: &Option<LineRef>| -> Result<Option<LineRef>, usize> {
-            match x {
-                None => Ok(None),
-                Some(x) => {
-                    let n = carry(x.line).ok_or(x.line)?;
-                    Ok(Some(LineRef {
-                        line: n,
-                        id: line_id(n, new[n - 1]),
-                    }))
-                }
-            }
-        };
-        out.push(Resolved {
-            spec: r.spec.clone(),
-            pos: moved(&r.pos)?,
-            end: moved(&r.end)?,
-        });
-    }
-    Ok(out)
+        })
+        .collect()
 }
 
 /// Anchors that only fit an older recorded read are carried onto the disk version
-/// (DEVIATIONS §1); anchors that fit the disk are used as they are. The session's newest read is
-/// preferred when it differs from the disk and the anchors fit it, so an anchor of a line that
-/// moved or vanished never lands on another line that happens to have the same ID.
+/// (DEVIATIONS §1); anchors that fit only the disk are used as they are. The newest recorded
+/// version all anchors fit is the base; every other recorded version they fit (the disk's text
+/// included) must land the same way, so an anchor of a line that moved or vanished never lands
+/// on another line that happens to have the same ID. After a refusal, when `record`, the disk is
+/// the only version the session remembers (the refusal showed its anchors).
 pub(crate) fn choose_base(
     store: &dyn SnapshotStore,
     target: &Target,
     disk: &[&str],
     resolved: Vec<Resolved>,
+    record: bool,
     warnings: &mut Vec<String>,
 ) -> Result<Vec<Resolved>, EngineError> {
     if resolved.iter().all(|r| r.pos.is_none()) {
@@ -146,34 +98,84 @@ pub(crate) fn choose_base(
         }
     };
     let disk_text = disk.join("\n");
-    let candidates: Vec<&str> = versions
-        .iter()
-        .map(|v| v.text.as_str())
-        .filter(|t| *t != disk_text)
-        .collect();
-    let fits_disk = all_valid(&resolved, disk);
-    let head_differs = versions.first().is_some_and(|v| v.text != disk_text);
-    for (k, old_text) in candidates.iter().enumerate() {
-        let is_head = k == 0 && head_differs;
-        if fits_disk && !is_head {
-            break;
+    // Every recorded version all anchors fit, newest first: the disk's text counts only when the
+    // session showed it (anchors cannot come from a text nobody read).
+    let mut texts: Vec<&str> = Vec::new();
+    for v in &versions {
+        let text = v.text.as_str();
+        if !texts.contains(&text) && all_valid(&resolved, &canonical_lines(text)) {
+            texts.push(text);
         }
-        let old = canonical_lines(old_text);
-        if !all_valid(&resolved, &old) {
-            continue;
-        }
-        return match rebase(&resolved, &old, disk) {
-            Ok(moved) => {
-                warnings.push(format!(
-                    "{} changed since it was read; the anchors of that read were carried onto the current file through its line diff",
-                    target.display
-                ));
-                Ok(moved)
-            }
-            Err(line) => Err(stale(target, &old, line, disk)),
-        };
     }
-    Ok(resolved)
+    if texts.iter().all(|t| *t == disk_text) {
+        let in_bounds = resolved
+            .iter()
+            .flat_map(Resolved::refs)
+            .all(|r| (1..=disk.len()).contains(&r.line));
+        if record && in_bounds && !all_valid(&resolved, disk) {
+            // The mismatch report will show fresh anchors of the disk: a read of it.
+            forget_older(store, &target.key, &disk_text);
+        }
+        return Ok(resolved);
+    }
+    // `None`: the disk itself is the base.
+    let base: Option<&str> = texts.first().copied().filter(|t| *t != disk_text);
+    let lines: Vec<Vec<&str>> = texts
+        .iter()
+        .map(|t| {
+            if *t == disk_text {
+                disk.to_vec()
+            } else {
+                canonical_lines(t)
+            }
+        })
+        .collect();
+    let edits = skeleton(&resolved);
+    // Older views whose lines did not survive are no readings; one that lands elsewhere is.
+    let readings: Vec<Reading<'_>> = lines
+        .iter()
+        .enumerate()
+        .map(|(k, l)| Reading {
+            lines: l,
+            edits: &edits,
+            footprints: &[],
+            optional: k > 0,
+        })
+        .collect();
+    let fail = |e: EngineError| {
+        if record {
+            forget_older(store, &target.key, &disk_text);
+        }
+        e
+    };
+    match settle(&readings, disk) {
+        Ok(carried) => {
+            if base.is_none() {
+                return Ok(resolved);
+            }
+            warnings.push(format!(
+                "{} changed since it was read; the anchors of that read were carried onto the current file through its line diff",
+                target.display
+            ));
+            Ok(moved(resolved, &carried, disk))
+        }
+        Err(Unsettled::Stale { reading: 0, stale }) if base.is_some() => {
+            let old = lines.first().map_or(&[][..], Vec::as_slice);
+            let line = stale.first().map_or(1, |s| s.line);
+            Err(fail(self::stale(target, old, line, disk)))
+        }
+        Err(why) => {
+            let (edit, landed) = match why {
+                Unsettled::Stale { stale, .. } => (stale.first().map(|s| s.origin), Vec::new()),
+                Unsettled::Differ { edit, lines, .. } => {
+                    (edit, lines.0.into_iter().chain(lines.1).collect())
+                }
+            };
+            let r = edit.and_then(|k| resolved.get(k)).or(resolved.first());
+            let anchor = r.and_then(|r| r.pos.as_ref());
+            Err(fail(ambiguous(target, anchor, &landed, disk)))
+        }
+    }
 }
 
 fn stale(target: &Target, old: &[&str], line: usize, disk: &[&str]) -> EngineError {
@@ -186,12 +188,8 @@ fn stale(target: &Target, old: &[&str], line: usize, disk: &[&str]) -> EngineErr
         .take(3)
         .collect();
     let (rows, note) = if copies.is_empty() {
-        let near: BTreeSet<usize> = [line.clamp(1, disk.len().max(1))]
-            .into_iter()
-            .filter(|_| !disk.is_empty())
-            .collect();
         (
-            rows_around(disk, &near, &BTreeSet::new()),
+            rows_around(disk, &near(line, disk), &BTreeSet::new()),
             "it changed or is gone; the rows near where it was are shown below",
         )
     } else {
@@ -208,66 +206,39 @@ fn stale(target: &Target, old: &[&str], line: usize, disk: &[&str]) -> EngineErr
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use hashline_syntax::lineid_json::EditSpec;
+/// The disk line nearest to `line` (none in an empty file).
+fn near(line: usize, disk: &[&str]) -> BTreeSet<usize> {
+    [line.clamp(1, disk.len().max(1))]
+        .into_iter()
+        .filter(|_| !disk.is_empty())
+        .collect()
+}
 
-    fn edit(op: EditOp, pos: usize, end: Option<usize>) -> Resolved {
-        let r = |l: usize| LineRef {
-            line: l,
-            id: String::new(),
-        };
-        Resolved {
-            spec: EditSpec {
-                index: 0,
-                op,
-                pos: Some(String::new()),
-                end: None,
-                lines: vec!["x".into()],
-            },
-            pos: Some(r(pos)),
-            end: end.map(r),
-        }
-    }
-
-    #[test]
-    fn maps_through_inserted_lines() {
-        let old = ["a", "b", "c"];
-        let new = ["new", "a", "b", "c"];
-        assert_eq!(map_lines(&old, &new), vec![Some(1), Some(2), Some(3)]);
-        let moved = rebase(&[edit(EditOp::Replace, 2, Some(3))], &old, &new).expect("clean");
-        assert_eq!(moved[0].pos.as_ref().map(|p| p.line), Some(3));
-        assert_eq!(moved[0].end.as_ref().map(|p| p.line), Some(4));
-    }
-
-    #[test]
-    fn refuses_changed_or_ambiguous_lines() {
-        assert_eq!(
-            rebase(
-                &[edit(EditOp::Replace, 2, None)],
-                &["a", "b", "c"],
-                &["a", "B", "c"]
-            ),
-            Err(2)
-        );
-        // An insert whose neighbour gained a line in between.
-        assert_eq!(
-            rebase(
-                &[edit(EditOp::Append, 1, None)],
-                &["a", "b"],
-                &["a", "x", "b"]
-            ),
-            Err(2)
-        );
-        // A duplicate removed: which copy survived is not provable.
-        assert_eq!(
-            rebase(
-                &[edit(EditOp::Replace, 3, None)],
-                &["x", "a", "x"],
-                &["a", "x"]
-            ),
-            Err(3)
-        );
+/// The refusal of an anchor that fits several versions the session has seen and lands
+/// differently from them (`landed`: the disk lines where the readings put it).
+fn ambiguous(
+    target: &Target,
+    anchor: Option<&LineRef>,
+    landed: &[usize],
+    disk: &[&str],
+) -> EngineError {
+    let (name, line) = anchor.map_or((String::new(), 1), |a| {
+        (format!(" {}#{}", a.line, a.id), a.line)
+    });
+    let marked: BTreeSet<usize> = landed
+        .iter()
+        .copied()
+        .filter(|n| (1..=disk.len()).contains(n))
+        .collect();
+    let rows = if marked.is_empty() {
+        rows_around(disk, &near(line, disk), &BTreeSet::new())
+    } else {
+        context_rows(disk, &marked)
+    };
+    EngineError::Stale {
+        message: format!(
+            "hash mismatch - {} changed since last read and the anchor{name} is stale: it fits more than one version of the file this session has seen and names different lines in them, so it cannot be placed with certainty. Use updated {{line_number}}#{{hash_id}} references below (>>> marks where each version's line is now).\n\n{rows}Tip: re-read the file before editing it again.",
+            target.display
+        ),
     }
 }

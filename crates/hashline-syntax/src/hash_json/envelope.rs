@@ -17,7 +17,13 @@ pub(crate) fn legacy_message(prefix: &str, key: &str) -> String {
     )
 }
 
-const ENVELOPE_KEYS: [&str; 4] = ["path", "returnMode", "returnRanges", "edits"];
+const ENVELOPE_KEYS: [&str; 5] = [
+    "path",
+    "returnMode",
+    "returnRanges",
+    "edits",
+    "allowSyntaxErrors",
+];
 
 /// Parse the request text and validate its envelope; also refuses a request with no edits.
 ///
@@ -93,6 +99,15 @@ pub fn parse_envelope(request: &str) -> Result<Envelope, RequestError> {
             "Edit request field \"returnRanges\" is only supported when returnMode is \"ranges\".",
         ));
     }
+    let allow_syntax_errors = match get(&entries, "allowSyntaxErrors") {
+        None | Some(Json::Null) => false,
+        Some(Json::Bool(b)) => *b,
+        Some(_) => {
+            return Err(RequestError::shape(
+                "Edit request field \"allowSyntaxErrors\" must be true or false when provided.",
+            ))
+        }
+    };
     if edits.is_empty() {
         return Err(RequestError::new(ErrorCode::BadShape, "No edits provided."));
     }
@@ -101,6 +116,7 @@ pub fn parse_envelope(request: &str) -> Result<Envelope, RequestError> {
         edits,
         return_mode: mode,
         return_ranges: return_ranges.unwrap_or_default(),
+        allow_syntax_errors,
     })
 }
 
@@ -242,6 +258,19 @@ mod tests {
         assert_eq!(
             err(r#"{"path":"a","edits":"{}"}"#),
             "[E_BAD_SHAPE] Edit request requires an \"edits\" array when provided."
+        );
+    }
+
+    #[test]
+    fn allow_syntax_errors_is_a_boolean() {
+        let env = parse_envelope(r#"{"path":"a","edits":[1]}"#).expect("valid");
+        assert!(!env.allow_syntax_errors);
+        let env =
+            parse_envelope(r#"{"path":"a","edits":[1],"allowSyntaxErrors":true}"#).expect("valid");
+        assert!(env.allow_syntax_errors);
+        assert_eq!(
+            err(r#"{"path":"a","edits":[1],"allowSyntaxErrors":"yes"}"#),
+            "[E_BAD_SHAPE] Edit request field \"allowSyntaxErrors\" must be true or false when provided."
         );
     }
 }

@@ -4,33 +4,7 @@
 //! U+FEFF, the Zs spaces, LF, CR, U+2028 and U+2029. Rust's `char::is_whitespace` differs in two
 //! code points (it includes U+0085 and excludes U+FEFF), so it must not be used here.
 
-/// Whether `c` is whitespace for JavaScript's `trim` and `\s`.
-pub fn is_js_space(c: char) -> bool {
-    matches!(
-        c,
-        '\u{0009}'..='\u{000D}'
-            | '\u{0020}'
-            | '\u{00A0}'
-            | '\u{1680}'
-            | '\u{2000}'..='\u{200A}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{202F}'
-            | '\u{205F}'
-            | '\u{3000}'
-            | '\u{FEFF}'
-    )
-}
-
-/// `s.trim()` as JavaScript does it.
-pub fn js_trim(s: &str) -> &str {
-    s.trim_matches(is_js_space)
-}
-
-/// `s.trimStart()` as JavaScript does it.
-pub fn js_trim_start(s: &str) -> &str {
-    s.trim_start_matches(is_js_space)
-}
+pub use hashline_core::js::{is_js_space, js_trim, js_trim_start};
 
 /// Whether `c` belongs to the hash alphabet `A-Za-z0-9-_`.
 pub fn is_hash_char(c: char) -> bool {

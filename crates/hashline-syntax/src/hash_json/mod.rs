@@ -90,6 +90,8 @@ pub struct Envelope {
     pub return_mode: ReturnMode,
     /// The requested ranges (non-empty exactly when the mode is ranges).
     pub return_ranges: Vec<ReturnRange>,
+    /// `"allowSyntaxErrors": true`: let the edit land even if it adds a syntax error.
+    pub allow_syntax_errors: bool,
 }
 
 /// A validated anchor: exactly four characters of the hash alphabet.

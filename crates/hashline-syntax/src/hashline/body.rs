@@ -74,6 +74,8 @@ struct Pending {
     header_line: usize,
     header_span: Range<usize>,
     rows: Vec<String>,
+    /// Blank lines skipped since the header (before or between rows).
+    skipped_blanks: usize,
 }
 
 impl Pending {
@@ -98,7 +100,13 @@ struct BodyParser<'a> {
 impl<'a> BodyParser<'a> {
     fn feed(&mut self, line: Line<'a>) -> Result<Flow, ParseError> {
         match lead(line.text) {
-            Lead::Blank | Lead::BeginPatch => self.release_comments()?,
+            Lead::Blank => {
+                self.release_comments()?;
+                if let Some(pending) = self.pending.as_mut() {
+                    pending.skipped_blanks += 1;
+                }
+            }
+            Lead::BeginPatch => self.release_comments()?,
             Lead::EndPatch | Lead::Abort => {
                 self.release_comments()?;
                 return Ok(Flow::Stop);
@@ -133,6 +141,7 @@ impl<'a> BodyParser<'a> {
             header_line: line.number,
             header_span: line.span.clone(),
             rows: Vec::new(),
+            skipped_blanks: 0,
         });
         Ok(())
     }
@@ -164,11 +173,19 @@ impl<'a> BodyParser<'a> {
             return Err(line.error(&message));
         }
         if js_trim(line.text).is_empty() {
+            if let Some(pending) = self.pending.as_mut() {
+                pending.skipped_blanks += 1;
+            }
             return Ok(());
         }
         let Some(pending) = self.pending.as_mut() else {
             return Err(line.error(&messages::stray_raw_line(line.text)));
         };
+        // A blank line before or among bare rows may be content (a blank row the model meant)
+        // or a separator: dropping it silently could lose lines, so the shape is refused.
+        if pending.skipped_blanks > 0 {
+            return Err(line.error(messages::BARE_ROWS_WITH_BLANKS));
+        }
         if let Some(message) = pending.delete_message() {
             return Err(line.error(message));
         }

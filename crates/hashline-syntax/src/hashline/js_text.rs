@@ -4,41 +4,11 @@
 //! U+FEFF), measures and cuts strings in UTF-16 code units, and quotes text in messages with
 //! `JSON.stringify`. Reproducing its messages byte-for-byte needs the same three rules.
 
-/// JavaScript's `\s` / `trim()` white space: WhiteSpace and LineTerminator of ECMA-262.
-///
-/// Differs from [`char::is_whitespace`] in two places: U+FEFF counts, U+0085 does not.
-pub(crate) fn is_js_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r' | ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200A}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202F}'
-                | '\u{205F}'
-                | '\u{3000}'
-                | '\u{FEFF}'
-    )
-}
+pub(crate) use hashline_core::js::{is_js_space, js_trim, js_trim_end, js_trim_start};
 
 /// The seed tokenizer's white space: ASCII space and `\t`..=`\r`.
 pub(crate) fn is_ascii_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r')
-}
-
-/// `s.trim()`.
-pub(crate) fn js_trim(s: &str) -> &str {
-    s.trim_matches(is_js_space)
-}
-
-/// `s.trimStart()`.
-pub(crate) fn js_trim_start(s: &str) -> &str {
-    s.trim_start_matches(is_js_space)
-}
-
-/// `s.trimEnd()`.
-pub(crate) fn js_trim_end(s: &str) -> &str {
-    s.trim_end_matches(is_js_space)
 }
 
 /// The tokenizer's trim of trailing ASCII white space.

@@ -13,20 +13,7 @@ fn is_id_letter(c: char) -> bool {
     ALPH.contains(c)
 }
 
-fn is_ws(c: char) -> bool {
-    // JavaScript's `\s` (the peer trims with it); U+FEFF included, U+0085 not.
-    matches!(
-        c,
-        '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r' | ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200A}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202F}'
-                | '\u{205F}'
-                | '\u{3000}'
-                | '\u{FEFF}'
-    )
-}
+use hashline_core::js::is_js_space as is_ws;
 
 /// A parsed reference: 1-based line number (saturated; `0` parses and fails the bounds check
 /// later) and the two-letter ID.

@@ -57,6 +57,8 @@ pub struct Request {
     pub rename: Option<String>,
     /// `"overwrite": true` lets `rename` replace an existing file.
     pub overwrite: bool,
+    /// `"allowSyntaxErrors": true` lets the edit land even if it adds a syntax error.
+    pub allow_syntax_errors: bool,
 }
 
 /// Why a request is refused before any file is looked at.
@@ -251,6 +253,15 @@ pub fn parse_request(json: &str) -> Result<Request, RequestError> {
         Some(_) => return Err(RequestError::Shape("rename must be a string path".into())),
     };
     let overwrite = matches!(obj.get("overwrite"), Some(Value::Bool(true)));
+    let allow_syntax_errors = match obj.get("allowSyntaxErrors") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => {
+            return Err(RequestError::Shape(
+                "allowSyntaxErrors must be true or false".into(),
+            ))
+        }
+    };
     if delete && rename.is_some() {
         return Err(RequestError::DeleteAndRename);
     }
@@ -271,6 +282,7 @@ pub fn parse_request(json: &str) -> Result<Request, RequestError> {
             delete,
             rename,
             overwrite,
+            allow_syntax_errors,
         });
     }
     let items = match raw_edits {
@@ -288,6 +300,7 @@ pub fn parse_request(json: &str) -> Result<Request, RequestError> {
         delete,
         rename,
         overwrite,
+        allow_syntax_errors,
     })
 }
 
@@ -356,6 +369,24 @@ mod tests {
         assert_eq!(r.edits[1].lines, ["x", "y"]);
         assert_eq!(r.edits[2].pos, None);
         assert_eq!(r.edits[2].lines, ["a", "b"]);
+    }
+
+    #[test]
+    fn allow_syntax_errors_is_a_boolean() {
+        let edits = r#""edits":[{"op":"append","lines":["x"]}]"#;
+        let r = parse_request(&format!(r#"{{"filePath":"f",{edits}}}"#)).expect("valid");
+        assert!(!r.allow_syntax_errors);
+        let r = parse_request(&format!(
+            r#"{{"filePath":"f","allowSyntaxErrors":true,{edits}}}"#
+        ))
+        .expect("valid");
+        assert!(r.allow_syntax_errors);
+        assert_eq!(
+            err(&format!(
+                r#"{{"filePath":"f","allowSyntaxErrors":1,{edits}}}"#
+            )),
+            "allowSyntaxErrors must be true or false"
+        );
     }
 
     #[test]

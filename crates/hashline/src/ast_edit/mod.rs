@@ -23,6 +23,9 @@ pub struct AstEditOptions {
     pub lang: Option<String>,
     /// At most this many files get replacements; more sets `limit_reached`.
     pub max_files: usize,
+    /// Queue rewrites that add a syntax error; without it such a call is refused with
+    /// `E_SYNTAX_INTRODUCED` and nothing is queued.
+    pub allow_syntax_errors: bool,
 }
 
 impl Default for AstEditOptions {
@@ -30,6 +33,7 @@ impl Default for AstEditOptions {
         AstEditOptions {
             lang: None,
             max_files: DEFAULT_MAX_FILES,
+            allow_syntax_errors: false,
         }
     }
 }
@@ -68,6 +72,7 @@ impl Engine {
         let mut request = RewriteRequest::new(self.root(), rules, paths);
         request.lang = options.lang.clone();
         request.max_files = options.max_files.max(1);
+        request.allow_syntax_errors = options.allow_syntax_errors;
         let preview = match hashline_ast::preview_with_progress(&request, progress) {
             Ok(p) => p,
             Err(e) => return refused_edit(e.code(), e.to_string()),

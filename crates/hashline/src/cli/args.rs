@@ -52,6 +52,10 @@ pub enum Command {
         /// Validate everything and print the diff that would result; write nothing.
         #[arg(long)]
         dry_run: bool,
+        /// Let an edit that adds a syntax error land (a change that passes through a broken
+        /// state); without it such an edit is refused with E_SYNTAX_INTRODUCED.
+        #[arg(long)]
+        allow_syntax_errors: bool,
         /// The patch file; `-` or nothing reads standard input.
         file: Option<String>,
     },
@@ -91,6 +95,9 @@ pub enum Command {
         /// At most this many files get replacements.
         #[arg(long, value_name = "N", default_value_t = AstEditOptions::default().max_files)]
         max_files: usize,
+        /// Queue rewrites that add a syntax error (refused with E_SYNTAX_INTRODUCED without it).
+        #[arg(long)]
+        allow_syntax_errors: bool,
         /// Files, directories or globs (`src/**/*.ts`), relative to --root.
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<String>,

@@ -9,7 +9,9 @@ mod progress;
 use std::process::ExitCode;
 
 use clap::Parser;
-use hashline::{AstEditOptions, Engine, EngineConfig, ReadOptions, ResolveAction, Rule};
+use hashline::{
+    AstEditOptions, EditOptions, Engine, EngineConfig, ReadOptions, ResolveAction, Rule,
+};
 
 use args::{Cli, Command, ResolveCommand};
 
@@ -53,10 +55,15 @@ pub fn main() -> ExitCode {
         Command::Edit {
             dialect,
             dry_run,
+            allow_syntax_errors,
             file,
         } => match input::read_text(file.as_deref()) {
             Ok(text) => {
-                let outcome = engine.edit(&text, *dialect, *dry_run);
+                let options = EditOptions {
+                    dry_run: *dry_run,
+                    allow_syntax_errors: *allow_syntax_errors,
+                };
+                let outcome = engine.edit_with(&text, *dialect, &options);
                 output::explain_parse_error(&outcome, &text);
                 if *dry_run && outcome.ok {
                     output::dry_run_view(outcome)
@@ -85,6 +92,7 @@ pub fn main() -> ExitCode {
             out,
             lang,
             max_files,
+            allow_syntax_errors,
             paths,
         } => {
             if pat.len() != out.len() {
@@ -99,6 +107,7 @@ pub fn main() -> ExitCode {
             let options = AstEditOptions {
                 lang: lang.clone(),
                 max_files: *max_files,
+                allow_syntax_errors: *allow_syntax_errors,
             };
             let bar = progress::Progress::new();
             let result =

@@ -26,3 +26,8 @@ pub fn subdirs(dir: &Path) -> Vec<PathBuf> {
     dirs.sort();
     dirs
 }
+
+/// `../shared/mistakes`: the model-mistake corpus.
+pub fn mistakes() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/mistakes")
+}

@@ -1,0 +1,185 @@
+//! The edit guard: every dialect's edits pass through it before anything is written.
+//!
+//! Models make the same mistakes again and again: ranges one line off, indentation lost or
+//! changed to spaces, anchors or diff markers pasted into the content, two lines joined by a
+//! literal `\n`. For each such mistake the guard either refuses the edit with a stable code and
+//! a message that shows the lines concerned with fresh anchors and says how to resend, or, where
+//! the request may be deliberate, lets it land and adds a warning starting with `[W_…]`.
+//!
+//! The guard sees the edit as the IR ([`Edit`]s in the numbering of the text the model read),
+//! the text before and after, and the file's path; dialects supply only how to render a line
+//! with its anchor and how to name an edit. Checks, in order:
+//! * `payload`: rows that are not content (read anchors, diff rows and headers, `\n` joins,
+//!   `\r` inside rows);
+//! * `indent`: spaces in a tab-indented block (and the reverse), indentation dropped below
+//!   the block, every row shifted by one column (`+ TEXT`);
+//! * `boundary`: a range that swallows a separating blank line or leaves dead code behind;
+//! * `syntax`: with a compiled-in grammar, an edit that adds a syntax error; without one,
+//!   `balance` of brackets between the removed and the inserted text;
+//! * `merged`: two statements joined on one row (a warning).
+
+mod balance;
+mod boundary;
+mod indent;
+mod lexical;
+mod merged;
+mod payload;
+mod syntax;
+
+use std::path::Path;
+
+use hashline_core::{Edit, EditKind, ErrorCode, SyntaxCheck};
+
+/// How the guard runs; part of every dialect's edit options.
+#[derive(Clone, Copy, Default)]
+pub struct GuardOptions<'a> {
+    /// Parses files in languages with a compiled-in grammar; `None` skips the syntax check
+    /// (the grammar-free bracket balance still runs).
+    pub syntax: Option<&'a dyn SyntaxCheck>,
+    /// Let an edit that adds a syntax error land (a multi-step change that passes through a
+    /// broken state). The CLI's `--allow-syntax-errors`, the JSON field `allowSyntaxErrors`.
+    pub allow_syntax_errors: bool,
+}
+
+impl std::fmt::Debug for GuardOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GuardOptions")
+            .field("syntax", &self.syntax.is_some())
+            .field("allow_syntax_errors", &self.allow_syntax_errors)
+            .finish()
+    }
+}
+
+/// A refusal of the guard: nothing is written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct GuardRefusal {
+    /// The stable code.
+    pub code: ErrorCode,
+    /// What is wrong, the lines concerned with fresh anchors, and how to resend.
+    pub message: String,
+}
+
+/// What the guard looks at: one file's edits in the numbering of the text they address.
+pub(crate) struct Subject<'a> {
+    /// The file's path as the request named it (for the language and for messages).
+    pub path: &'a str,
+    /// The lines of the text the edits address (LF model, final empty piece included).
+    pub lines: &'a [&'a str],
+    /// The edits, in request order.
+    pub edits: &'a [Edit],
+    /// The text before (LF, no BOM).
+    pub before: &'a str,
+    /// The text after the edits (LF, no BOM).
+    pub after: &'a str,
+    /// Renders 1-based line `n` with the dialect's read anchor (`12:text`, `ab:text`, …).
+    pub anchor: &'a dyn Fn(usize) -> String,
+    /// Names an edit the way the request did (`replace 5..7`, `edits[0]`).
+    pub label: &'a dyn Fn(&Edit) -> String,
+}
+
+impl Subject<'_> {
+    /// Line `n` (1-based), or "" outside the file.
+    pub fn line(&self, n: usize) -> &str {
+        n.checked_sub(1)
+            .and_then(|i| self.lines.get(i))
+            .copied()
+            .unwrap_or("")
+    }
+
+    /// Number of real lines (a trailing empty piece after the final newline not counted).
+    pub fn line_count(&self) -> usize {
+        match self.lines.last() {
+            Some(last) if last.is_empty() && self.before.ends_with('\n') => self.lines.len() - 1,
+            _ => self.lines.len(),
+        }
+    }
+
+    /// The lines `lo..=hi` (clamped to the file) with their anchors, one per line.
+    pub fn show(&self, lo: usize, hi: usize) -> String {
+        let hi = hi.min(self.line_count());
+        (lo.max(1)..=hi)
+            .map(|n| (self.anchor)(n))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The original lines an edit replaces, `(start, end)`, if it is a replace.
+    pub fn replaced(edit: &Edit) -> Option<(usize, usize)> {
+        match edit.kind {
+            EditKind::Replace { start, end } => Some((start, end)),
+            _ => None,
+        }
+    }
+
+    /// The surviving line just before an edit and just after it (1-based; 0 or past the end
+    /// when there is none).
+    pub fn neighbours(&self, edit: &Edit) -> (usize, usize) {
+        match edit.kind {
+            EditKind::Replace { start, end } => (start - 1, end + 1),
+            EditKind::InsertBefore(l) => (l - 1, l),
+            EditKind::InsertAfter(l) => (l, l + 1),
+            EditKind::Head => (0, 1),
+            EditKind::Tail => (self.line_count(), self.line_count() + 1),
+        }
+    }
+
+    /// The lines shown around an edit in a refusal: a few before and after.
+    pub fn context(&self, edit: &Edit) -> String {
+        let (before, after) = self.neighbours(edit);
+        self.show(before.saturating_sub(2).max(1), after + 2)
+    }
+}
+
+/// An edit named in the hashline language's words (`replace 5..7`, `insert after 4`).
+pub(crate) fn op_label(edit: &Edit) -> String {
+    match edit.kind {
+        EditKind::Replace { start, end } if edit.rows.is_empty() => {
+            format!("delete {start}..{end}")
+        }
+        EditKind::Replace { start, end } => format!("replace {start}..{end}"),
+        EditKind::InsertBefore(l) => format!("insert before {l}"),
+        EditKind::InsertAfter(l) => format!("insert after {l}"),
+        EditKind::Head => "insert head".to_string(),
+        EditKind::Tail => "insert tail".to_string(),
+    }
+}
+
+/// Run every check on one file's edits. `Ok` carries the warnings (each starting `[W_…]`).
+pub(crate) fn check(s: &Subject<'_>, opts: &GuardOptions<'_>) -> Result<Vec<String>, GuardRefusal> {
+    let mut warnings = Vec::new();
+    for edit in s.edits.iter().filter(|e| !e.rows.is_empty()) {
+        payload::check(s, edit)?;
+        indent::check(s, edit)?;
+        boundary::check(s, edit, &mut warnings)?;
+        merged::check(s, edit, &mut warnings);
+    }
+    let covered = opts.syntax.is_some_and(|p| p.covers(Path::new(s.path)));
+    if covered {
+        syntax::check(s, opts)?;
+    } else {
+        balance::check(s)?;
+    }
+    Ok(warnings)
+}
+
+/// A refusal with `code` whose message is `what`, the lines around `edit`, and `fix`.
+pub(crate) fn refuse(
+    s: &Subject<'_>,
+    code: ErrorCode,
+    edit: &Edit,
+    what: String,
+    fix: &str,
+) -> GuardRefusal {
+    GuardRefusal {
+        code,
+        message: format!(
+            "[{code}] {}: {what}. Nothing was written.\nThe lines around it, with fresh anchors:\n{}\n{fix}",
+            (s.label)(edit),
+            s.context(edit)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,210 @@
+//! Rows that are not file content: read anchors pasted from a read, unified-diff headers and
+//! `-`/`+`/context rows, a `+` diff marker on every row, a literal `\n` joining two lines, and a
+//! `\r` carried inside a row.
+
+use hashline_core::{Edit, ErrorCode};
+
+use super::lexical::{code_part, is_blank, Family};
+use super::{refuse, GuardRefusal, Subject};
+
+/// How many lines around an edit count as "what the model was looking at" for diff rows.
+const WINDOW: usize = 3;
+
+const RESEND: &str = "Send the content lines only, exactly as they should appear in the file \
+(no anchors, no diff markers, one row per line).";
+
+/// Refuse `edit` if one of its rows is not content.
+pub(super) fn check(s: &Subject<'_>, edit: &Edit) -> Result<(), GuardRefusal> {
+    let family = Family::of(s.path);
+    let what = carriage_return(edit)
+        .or_else(|| lineid_anchor(edit))
+        .or_else(|| numbered_rows(s, edit))
+        .or_else(|| diff_header(edit))
+        .or_else(|| diff_rows(s, edit, family))
+        .or_else(|| plus_markers(s, edit, family))
+        .or_else(|| literal_newline(s, edit, family));
+    match what {
+        Some(what) => Err(refuse(
+            s,
+            ErrorCode::PayloadContaminated,
+            edit,
+            what,
+            RESEND,
+        )),
+        None => Ok(()),
+    }
+}
+
+fn row_no(i: usize) -> usize {
+    i + 1
+}
+
+fn carriage_return(edit: &Edit) -> Option<String> {
+    let i = edit.rows.iter().position(|r| r.contains('\r'))?;
+    Some(format!(
+        "row {} carries a carriage return (`\\r`); line endings are the file's and are kept by the \
+         engine, so a `\\r` in a row would be written into the line",
+        row_no(i)
+    ))
+}
+
+/// `12#AB|` at the start of a row (lineid-json's read anchor).
+fn has_lineid_anchor(row: &str) -> bool {
+    let t = row.trim_start();
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let b = t.as_bytes();
+    digits > 0
+        && b.len() >= digits + 4
+        && b[digits] == b'#'
+        && b[digits + 1].is_ascii_uppercase()
+        && b[digits + 2].is_ascii_uppercase()
+        && b[digits + 3] == b'|'
+}
+
+fn lineid_anchor(edit: &Edit) -> Option<String> {
+    let i = edit.rows.iter().position(|r| has_lineid_anchor(r))?;
+    Some(format!(
+        "row {} starts with a read anchor (`N#ID|`) copied from the read",
+        row_no(i)
+    ))
+}
+
+/// `(N, rest)` for a row `N:rest` (the hashline read format).
+fn numbered(row: &str) -> Option<(usize, &str)> {
+    let digits = row.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits > 9 {
+        return None;
+    }
+    let rest = row[digits..].strip_prefix(':')?;
+    Some((row[..digits].parse().ok()?, rest))
+}
+
+/// Every row `N:TEXT` with consecutive numbers, or one row `N:TEXT` whose TEXT is line N.
+fn numbered_rows(s: &Subject<'_>, edit: &Edit) -> Option<String> {
+    let nums: Vec<(usize, &str)> = edit
+        .rows
+        .iter()
+        .map(|r| numbered(r))
+        .collect::<Option<_>>()?;
+    let consecutive = nums.len() >= 2 && nums.windows(2).all(|w| w[1].0 == w[0].0 + 1);
+    let echo = nums.len() == 1 && nums[0].0 <= s.line_count() && s.line(nums[0].0) == nums[0].1;
+    (consecutive || echo).then(|| {
+        format!(
+            "every row starts with a line number and a colon (`{}:`), copied from the read output",
+            nums[0].0
+        )
+    })
+}
+
+/// `@@ -a,b +c,d @@`, or `--- a/…` followed by `+++ b/…`.
+fn diff_header(edit: &Edit) -> Option<String> {
+    for (i, row) in edit.rows.iter().enumerate() {
+        let t = row.trim_start();
+        if t.starts_with("@@ ") && t[3..].contains("@@") && t[3..].trim_start().starts_with('-') {
+            return Some(format!(
+                "row {} is a unified-diff hunk header (`@@ … @@`)",
+                row_no(i)
+            ));
+        }
+        if t.starts_with("--- ")
+            && edit
+                .rows
+                .get(i + 1)
+                .is_some_and(|n| n.trim_start().starts_with("+++ "))
+        {
+            return Some(format!(
+                "rows {} and {} are a unified-diff file header",
+                row_no(i),
+                i + 2
+            ));
+        }
+    }
+    None
+}
+
+/// The original lines the model was looking at: the replaced lines and a few around the edit.
+fn window<'s>(s: &'s Subject<'_>, edit: &Edit) -> impl Iterator<Item = &'s str> + 's {
+    let (before, after) = s.neighbours(edit);
+    let lo = before.saturating_sub(WINDOW - 1).max(1);
+    let hi = (after + WINDOW - 1).min(s.line_count());
+    (lo..=hi).map(move |n| s.line(n))
+}
+
+/// A row that is a diff marker (`-`, `+` or a context space) followed by an original line of
+/// the edit's window, where the row itself is not that line: the payload is a diff.
+fn diff_rows(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<String> {
+    for (i, row) in edit.rows.iter().enumerate() {
+        let Some(marker) = row.chars().next().filter(|c| matches!(c, '-' | '+' | ' ')) else {
+            continue;
+        };
+        let rest = &row[1..];
+        if rest.trim().len() < 3 || (marker == ' ' && family == Family::Prose) {
+            continue;
+        }
+        if window(s, edit).any(|l| l == rest) && !window(s, edit).any(|l| l == row) {
+            let kind = match marker {
+                '-' => "a removed-line diff row (`-` + an original line)",
+                '+' => "an added-line diff row (`+` + an original line)",
+                _ => "a diff context row (a space + an original line)",
+            };
+            return Some(format!("row {} is {kind}", row_no(i)));
+        }
+    }
+    None
+}
+
+/// A `+` diff marker on every non-blank row, where no line around the edit starts with `+`
+/// (Markdown `+ ` bullets are content).
+fn plus_markers(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<String> {
+    // One `+row` may be content (`+added`); a diff marks every row of a block.
+    let rows: Vec<&String> = edit.rows.iter().filter(|r| !is_blank(r)).collect();
+    if rows.len() < 2
+        || !rows
+            .iter()
+            .all(|r| r.starts_with('+') && !r.starts_with("++"))
+    {
+        return None;
+    }
+    if family == Family::Prose && edit.rows.iter().all(|r| is_blank(r) || r.starts_with("+ ")) {
+        return None;
+    }
+    if window(s, edit).any(|l| l.trim_start().starts_with('+')) {
+        return None;
+    }
+    Some("every row starts with a `+` diff marker".to_string())
+}
+
+/// A literal `\n` outside string literals (two lines joined by an over-escaped newline), where
+/// the lines it replaces had none.
+fn literal_newline(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<String> {
+    let joined = |line: &str| line.contains("\\n") && code_part(line, family).contains("\\n");
+    let i = edit.rows.iter().position(|r| joined(r))?;
+    if let Some((start, end)) = Subject::replaced(edit) {
+        if (start..=end).any(|n| joined(s.line(n))) {
+            return None;
+        }
+    }
+    Some(format!(
+        "row {} joins two lines with a literal `\\n` outside any string; send them as two rows",
+        row_no(i)
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lineid_anchor_shape() {
+        assert!(has_lineid_anchor("12#AB|x"));
+        assert!(!has_lineid_anchor("12#Ab|x"));
+        assert!(!has_lineid_anchor("#AB|"));
+    }
+
+    #[test]
+    fn numbered_row_shape() {
+        assert_eq!(numbered("233:  x"), Some((233, "  x")));
+        assert_eq!(numbered("233"), None);
+        assert_eq!(numbered("a:1"), None);
+    }
+}

@@ -1,0 +1,218 @@
+//! With a compiled-in grammar: refuse an edit that adds a syntax error (`E_SYNTAX_INTRODUCED`).
+//!
+//! The parser (a [`hashline_core::SyntaxCheck`], tree-sitter in `hashline-ast`) compares the text
+//! before and after all of the file's edits and names the first error the edits added. The
+//! refusal shows the would-be lines around it, numbered as the new file would be, and, when the
+//! error shows up away from the edit (a removed closer is often noticed at the end of the
+//! enclosing block), the lines the edit changed as well.
+
+use std::path::Path;
+
+use hashline_core::ErrorCode;
+
+use super::{GuardOptions, GuardRefusal, Subject};
+
+/// Lines of the new text shown on each side of the error.
+const AROUND: usize = 2;
+
+/// At most this many changed lines are shown when the error lies away from the edit.
+const CHANGED_SHOWN: usize = 6;
+
+/// What to do, at the end of every refusal.
+const FIX: &str = "Fix the payload or the range (often one line too long or too short) and send \
+                   it again; if the broken state is meant (or the parser does not know this \
+                   syntax), resend with --allow-syntax-errors (CLI) or \"allowSyntaxErrors\": \
+                   true (JSON).";
+
+/// Refuse when the parser finds a syntax error the edit introduced.
+pub(super) fn check(s: &Subject<'_>, opts: &GuardOptions<'_>) -> Result<(), GuardRefusal> {
+    if opts.allow_syntax_errors {
+        return Ok(());
+    }
+    let Some(parser) = opts.syntax else {
+        return Ok(());
+    };
+    let Some(issue) = parser.introduced(Path::new(s.path), s.before, s.after) else {
+        return Ok(());
+    };
+    let lines = real_lines(s.after);
+    let last = lines.len().max(issue.line);
+    let lo = issue.line.saturating_sub(AROUND).max(1);
+    let hi = (issue.line + AROUND).min(last);
+    let mut shown = format!(
+        "The file as it would be, around line {}:\n{}",
+        issue.line,
+        numbered(&lines, lo, hi, Some(issue.line))
+    );
+    if let Some((first, end)) = changed_lines(s.before, s.after) {
+        // Shown only when the error's excerpt does not already hold the edit.
+        if end < lo || first > hi {
+            let cut = end.min(first + CHANGED_SHOWN - 1);
+            let more = if cut < end { "\n…" } else { "" };
+            let what = if first > end {
+                format!("the edit removed lines just before line {first}")
+            } else {
+                format!("the lines the edit wrote ({first}..{end})")
+            };
+            let (a, b) = if first > end {
+                (end.max(1), first.min(last))
+            } else {
+                (first, cut)
+            };
+            shown.push_str(&format!(
+                "\nAnd {what}:\n{}{more}",
+                numbered(&lines, a, b, None)
+            ));
+        }
+    }
+    Err(GuardRefusal {
+        code: ErrorCode::SyntaxIntroduced,
+        message: format!(
+            "[{}] {}: the edit would add a syntax error at {}:{} ({}). Nothing was written.\n{shown}\n{FIX}",
+            ErrorCode::SyntaxIntroduced,
+            s.path,
+            issue.line,
+            issue.column,
+            issue.what,
+        ),
+    })
+}
+
+/// The lines of `text` (the empty piece after a final newline not counted).
+fn real_lines(text: &str) -> Vec<&str> {
+    let mut lines: Vec<&str> = text.split('\n').collect();
+    if text.ends_with('\n') {
+        lines.pop();
+    }
+    lines
+}
+
+/// Lines `lo..=hi` (1-based, clamped) as `NN|text`, the `mark`ed one as `>NN|text`.
+fn numbered(lines: &[&str], lo: usize, hi: usize, mark: Option<usize>) -> String {
+    let width = hi.to_string().len();
+    (lo.max(1)..=hi.max(lo.max(1)))
+        .map(|n| {
+            let m = if Some(n) == mark { '>' } else { ' ' };
+            let text = lines.get(n - 1).copied().unwrap_or("");
+            format!("{m}{n:>width$}|{text}")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The lines of `after` (1-based, inclusive) that differ from `before` once the common leading
+/// and trailing lines are set aside; `first > end` when the edit only removed lines (they were
+/// just before line `first`). `None` when the texts are equal.
+fn changed_lines(before: &str, after: &str) -> Option<(usize, usize)> {
+    if before == after {
+        return None;
+    }
+    let (b, a) = (real_lines(before), real_lines(after));
+    let head = b.iter().zip(&a).take_while(|(x, y)| x == y).count();
+    let room = b.len().min(a.len()) - head;
+    let tail = b
+        .iter()
+        .rev()
+        .zip(a.iter().rev())
+        .take(room)
+        .take_while(|(x, y)| x == y)
+        .count();
+    Some((head + 1, a.len() - tail))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hashline_core::{Edit, EditKind, SyntaxCheck, SyntaxIssue};
+
+    /// A fake parser: reports a fixed issue for every text that contains `BROKEN`.
+    struct Fake(SyntaxIssue);
+
+    impl SyntaxCheck for Fake {
+        fn covers(&self, _: &Path) -> bool {
+            true
+        }
+        fn introduced(&self, _: &Path, _: &str, after: &str) -> Option<SyntaxIssue> {
+            after.contains("BROKEN").then(|| self.0.clone())
+        }
+    }
+
+    fn run(before: &str, after: &str, issue: SyntaxIssue, allow: bool) -> Result<(), GuardRefusal> {
+        let lines: Vec<&str> = before.split('\n').collect();
+        let edits = vec![Edit {
+            kind: EditKind::Replace { start: 2, end: 2 },
+            rows: vec!["BROKEN".to_string()],
+            origin: 0,
+        }];
+        let fake = Fake(issue);
+        let s = Subject {
+            path: "src/a.rs",
+            lines: &lines,
+            edits: &edits,
+            before,
+            after,
+            anchor: &|n| format!("{n}:"),
+            label: &super::super::op_label,
+        };
+        let opts = GuardOptions {
+            syntax: Some(&fake),
+            allow_syntax_errors: allow,
+        };
+        check(&s, &opts)
+    }
+
+    fn issue(line: usize, column: usize) -> SyntaxIssue {
+        SyntaxIssue {
+            line,
+            column,
+            what: "missing \"}\"".to_string(),
+        }
+    }
+
+    #[test]
+    fn refuses_with_the_lines_around_the_error() {
+        let before = "a\nb\nc\nd\ne\n";
+        let after = "a\nBROKEN\nc\nd\ne\n";
+        let e = run(before, after, issue(2, 1), false).expect_err("refused");
+        assert_eq!(e.code, ErrorCode::SyntaxIntroduced);
+        assert!(
+            e.message.starts_with(
+                "[E_SYNTAX_INTRODUCED] src/a.rs: the edit would add a syntax error at 2:1 \
+                 (missing \"}\"). Nothing was written.\nThe file as it would be, around line 2:\n \
+                 1|a\n>2|BROKEN\n 3|c\n 4|d\nFix the payload or the range"
+            ),
+            "{}",
+            e.message
+        );
+        assert!(e.message.contains("--allow-syntax-errors (CLI)"));
+        assert!(e.message.contains("\"allowSyntaxErrors\": true (JSON)"));
+    }
+
+    #[test]
+    fn an_error_far_from_the_edit_also_shows_the_edit() {
+        let before: String = (1..=20).map(|n| format!("l{n}\n")).collect();
+        let after = before.replace("l2\n", "BROKEN\n");
+        let e = run(&before, &after, issue(19, 1), false).expect_err("refused");
+        assert!(
+            e.message.contains(
+                "around line 19:\n 17|l17\n 18|l18\n>19|l19\n 20|l20\nAnd the lines the edit \
+                 wrote (2..2):\n 2|BROKEN\n"
+            ),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn allowed_or_clean_edits_pass() {
+        assert!(run("a\nb\n", "a\nBROKEN\n", issue(2, 1), true).is_ok());
+        assert!(run("a\nb\n", "a\nc\n", issue(2, 1), false).is_ok());
+    }
+
+    #[test]
+    fn changed_lines_of_removals_and_replacements() {
+        assert_eq!(changed_lines("a\nb\nc\n", "a\nx\nc\n"), Some((2, 2)));
+        assert_eq!(changed_lines("a\nb\nc\n", "a\nc\n"), Some((2, 1)));
+        assert_eq!(changed_lines("a\n", "a\n"), None);
+    }
+}

@@ -1,0 +1,186 @@
+//! The guard's rules on small texts: each mistake is caught, and its lookalike control is not.
+
+use hashline_core::{splice, Edit, EditKind, ErrorCode, TextFile};
+
+use super::{check, op_label, GuardOptions, Subject};
+
+/// Run the guard on `text` (at `path`) with `edits`: `Ok(warnings)` or the refusal's code.
+fn run(path: &str, text: &str, edits: Vec<Edit>) -> Result<Vec<String>, ErrorCode> {
+    let file = TextFile::decode(text.as_bytes().to_vec());
+    let lines: Vec<&str> = file.lines().collect();
+    let out = splice(&lines, &edits).expect("splice");
+    let after = file.render_text(&out);
+    let anchor = |n: usize| format!("{n}:{}", lines.get(n - 1).copied().unwrap_or(""));
+    let s = Subject {
+        path,
+        lines: &lines,
+        edits: &edits,
+        before: file.text(),
+        after: &after,
+        anchor: &anchor,
+        label: &op_label,
+    };
+    check(&s, &GuardOptions::default()).map_err(|r| {
+        assert!(r.message.contains("with fresh anchors"), "{}", r.message);
+        r.code
+    })
+}
+
+fn replace(start: usize, end: usize, rows: &[&str]) -> Edit {
+    Edit::replace(start, end, rows.iter().map(|r| r.to_string()).collect(), 0)
+}
+
+fn insert_after(line: usize, rows: &[&str]) -> Edit {
+    Edit {
+        kind: EditKind::InsertAfter(line),
+        rows: rows.iter().map(|r| r.to_string()).collect(),
+        origin: 0,
+    }
+}
+
+const GO: &str = "package main\n\nfunc f() int {\n\tx := 1\n\ty := 2\n\treturn x + y\n}\n";
+const PY: &str = "def f(a):\n    if a:\n        return 1\n    return 2\n\n\ndef g():\n    pass\n";
+const YAML: &str = "spec:\n  replicas: 2\n  template:\n    name: web\n";
+
+#[test]
+fn a_correct_edit_passes_silently() {
+    assert_eq!(
+        run("m.go", GO, vec![replace(5, 5, &["\ty := 3"])]),
+        Ok(vec![])
+    );
+    assert_eq!(
+        run("a.py", PY, vec![replace(3, 3, &["        return 10"])]),
+        Ok(vec![])
+    );
+    assert_eq!(
+        run("d.yaml", YAML, vec![replace(2, 2, &["  replicas: 3"])]),
+        Ok(vec![])
+    );
+}
+
+#[test]
+fn spaces_in_a_tab_block_are_refused() {
+    let got = run("m.go", GO, vec![replace(5, 5, &["    y := 3"])]);
+    assert_eq!(got, Err(ErrorCode::Indentation));
+}
+
+#[test]
+fn indentation_dropped_below_the_block_is_refused() {
+    let got = run("a.py", PY, vec![replace(3, 3, &["return 10"])]);
+    assert_eq!(got, Err(ErrorCode::Indentation));
+    // Removing a wrapper (dedenting to the wrapper's own level) is fine.
+    let py = "def f(a):\n    if a:\n        x = 1\n    return x\n";
+    assert_eq!(
+        run("a.py", py, vec![replace(2, 3, &["    x = 1"])]),
+        Ok(vec![])
+    );
+}
+
+#[test]
+fn pasted_read_numbers_are_refused() {
+    let got = run(
+        "m.go",
+        GO,
+        vec![insert_after(5, &["6:\tz := 3", "7:\t_ = z"])],
+    );
+    assert_eq!(got, Err(ErrorCode::PayloadContaminated));
+}
+
+#[test]
+fn diff_rows_and_headers_are_refused() {
+    let got = run("m.go", GO, vec![replace(5, 5, &["-\ty := 2", "+\ty := 3"])]);
+    assert_eq!(got, Err(ErrorCode::PayloadContaminated));
+    let got = run(
+        "m.go",
+        GO,
+        vec![replace(5, 5, &["@@ -5,1 +5,1 @@", "\ty := 3"])],
+    );
+    assert_eq!(got, Err(ErrorCode::PayloadContaminated));
+    let got = run("m.go", GO, vec![replace(4, 5, &["+\tx := 1", "+\ty := 3"])]);
+    assert_eq!(got, Err(ErrorCode::PayloadContaminated));
+}
+
+#[test]
+fn markdown_plus_bullets_are_content() {
+    let md = "# List\n\n- a\n- b\n";
+    let got = run("README.md", md, vec![replace(3, 4, &["+ a", "+ b"])]);
+    assert_eq!(got, Ok(vec![]));
+}
+
+#[test]
+fn literal_newline_outside_strings_is_refused_inside_strings_kept() {
+    let got = run("m.go", GO, vec![replace(5, 5, &["\ty := 2\\n\tz := 3"])]);
+    assert_eq!(got, Err(ErrorCode::PayloadContaminated));
+    let got = run(
+        "m.go",
+        GO,
+        vec![replace(5, 5, &["\ty := \"a\\nb; c\\r\\n\""])],
+    );
+    assert_eq!(got, Ok(vec![]));
+}
+
+#[test]
+fn a_carriage_return_in_a_row_is_refused() {
+    let got = run("m.go", GO, vec![replace(5, 5, &["\ty := 3\r"])]);
+    assert_eq!(got, Err(ErrorCode::PayloadContaminated));
+}
+
+#[test]
+fn every_row_shifted_by_one_column_is_refused() {
+    let got = run(
+        "d.yaml",
+        YAML,
+        vec![replace(3, 4, &["   tmpl:", "     name: api"])],
+    );
+    assert_eq!(got, Err(ErrorCode::Indentation));
+}
+
+#[test]
+fn a_duplicate_key_left_behind_is_refused() {
+    let got = run(
+        "d.yaml",
+        YAML,
+        vec![replace(1, 1, &["spec:", "  replicas: 3"])],
+    );
+    assert_eq!(got, Err(ErrorCode::RangeBoundary));
+}
+
+#[test]
+fn dead_code_after_the_payload_is_refused_or_warned() {
+    // `return 2` survives right after a payload that ends in a return: range one line short.
+    let got = run(
+        "a.py",
+        PY,
+        vec![replace(2, 3, &["    return 1 if a else 2"])],
+    );
+    assert_eq!(got, Err(ErrorCode::RangeBoundary));
+    // An early return before other statements may be deliberate: warned.
+    let got = run("m.go", GO, vec![insert_after(3, &["\treturn 0"])]).expect("applies");
+    assert!(got[0].starts_with("[W_DEAD_CODE]"), "{got:?}");
+}
+
+#[test]
+fn a_swallowed_blank_separator_is_warned() {
+    let got = run("a.py", PY, vec![replace(4, 5, &["    return 3"])]).expect("applies");
+    assert!(got[0].starts_with("[W_SWALLOWED_BLANK]"), "{got:?}");
+}
+
+#[test]
+fn merged_lines_are_warned() {
+    let rs = "fn f(&mut self) -> Self {\n    self.a = 1;\n    self\n}\n";
+    let got = run("a.rs", rs, vec![replace(2, 3, &["    self.a = 2; self"])]).expect("applies");
+    assert!(got[0].starts_with("[W_MERGED_LINES]"), "{got:?}");
+}
+
+#[test]
+fn brackets_swallowed_without_a_grammar_are_refused() {
+    let conf = "a {\n  b = 1\n}\nc = 2\n";
+    let got = run("x.conf", conf, vec![replace(2, 3, &["  b = 2"])]);
+    assert_eq!(got, Err(ErrorCode::RangeBoundary));
+    // Adding the closer an unbalanced file lacks is fine.
+    let open = "a {\n  b = 1\n";
+    assert_eq!(
+        run("x.conf", open, vec![insert_after(2, &["}"])]),
+        Ok(vec![])
+    );
+}

@@ -1,0 +1,33 @@
+//! The seam between the edit guard and a parser: did an edit add a syntax error?
+//!
+//! `hashline-apply` runs every edit through its guard; for files in a language with a compiled-in
+//! grammar the guard asks a [`SyntaxCheck`] (implemented with tree-sitter in `hashline-ast`)
+//! whether the new text has a syntax error in a region where the old text had none. Keeping the
+//! trait here lets the lower crates use it without depending on a parser.
+
+use std::path::Path;
+
+/// A syntax error that an edit introduced, located in the new text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxIssue {
+    /// 1-based line of the new text (LF lines, no BOM) where the parser found the error.
+    pub line: usize,
+    /// 1-based column (in characters) on that line.
+    pub column: usize,
+    /// What the parser saw, in a few words (`missing "}"`, `unexpected "@@"`, …).
+    pub what: String,
+}
+
+/// Tells whether an edit added a syntax error.
+///
+/// Texts are LF-normalized and BOM-free. Implementations must never panic on any input, and
+/// should not pay two full parses on a big file (reparse incrementally from the old tree).
+pub trait SyntaxCheck: Send + Sync {
+    /// Whether a grammar for the file at `path` is compiled in (the guard then trusts the parser
+    /// and skips its grammar-free structure checks).
+    fn covers(&self, path: &Path) -> bool;
+
+    /// The first syntax error of `after` that lies in a region where `before` had none; `None`
+    /// when there is none, or when no grammar covers `path`.
+    fn introduced(&self, path: &Path, before: &str, after: &str) -> Option<SyntaxIssue>;
+}
