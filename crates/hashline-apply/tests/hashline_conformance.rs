@@ -4,7 +4,9 @@
 //!
 //! Cases that need the real tree-sitter block resolver (crate `hashline-ast`, which this crate
 //! must not depend on) are skipped here and counted; the lead runs them through the binary.
-//! DEVIATIONS §4a: `no_warnings` tolerates the repeated-adjacent-line notice (`repeats line`).
+//! DEVIATIONS §4a: `no_warnings` tolerates the repeated-adjacent-line notice (`repeats line`),
+//! and, likewise, the edit guard's coded warnings (`[W_…]`): both announce a suspected mistake
+//! in a request that lands exactly as the seed applies it.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -228,7 +230,7 @@ fn check(
         .unwrap_or(&after_text)
         .split('\n')
         .collect();
-    let repeats = |w: &String| w.contains("repeats line");
+    let repeats = |w: &String| is_ours(w);
     for (key, val) in map {
         match key.as_str() {
             "after" => {
@@ -398,11 +400,7 @@ fn check(
 fn compare_with_peer(case: &Path, out: &Outcome) -> Vec<String> {
     let peer = case.join("peer");
     let mut problems = Vec::new();
-    let ours_warnings: Vec<&String> = out
-        .warnings
-        .iter()
-        .filter(|w| !w.contains("repeats line"))
-        .collect();
+    let ours_warnings: Vec<&String> = out.warnings.iter().filter(|w| !is_ours(w)).collect();
     if let Ok(err) = std::fs::read_to_string(peer.join("error.txt")) {
         if !out.ok && out.text != err {
             problems.push(format!(
@@ -446,7 +444,7 @@ fn strip_preview(text: &str) -> String {
         if line.is_empty() {
             in_preview = false;
         }
-        if !in_preview && !line.contains("repeats line") {
+        if !in_preview && !is_ours(line) {
             out.push(line);
         }
     }
@@ -549,4 +547,9 @@ fn hashline_conformance() {
     );
     assert!(passed > 0, "no case ran");
     assert_eq!(failed, 0, "{}", failures.join("\n"));
+}
+
+/// A warning of ours, not the seed's: the 4a notice or a guard warning (`[W_…]`).
+fn is_ours(w: &str) -> bool {
+    w.contains("repeats line") || w.starts_with("[W_")
 }

@@ -180,12 +180,18 @@ fn dry_run_writes_nothing() {
 
 #[test]
 fn neighbours_copied_into_a_replace_are_kept_but_reported() {
-    // The peer's case 115: a pos-only replace never strips echoes; we warn about them.
+    // The peer's case 115: a pos-only replace never strips echoes; we warn about them, in the
+    // text too (a duplicated line is never silent).
     let s = scratch(&[("f.txt", "line 1\nline 2\nline 3")]);
     let out = s.edit(
         r#"{"filePath":"f.txt","edits":[{"op":"replace","pos":"2#TW","lines":["line 1","new 2","line 3"]}]}"#,
     );
-    assert_eq!(out.text, "Updated f.txt");
+    assert!(
+        out.text
+            .starts_with("Updated f.txt\n\nWarnings:\n[W_REPEATED_LINE] row 1"),
+        "{}",
+        out.text
+    );
     assert_eq!(
         s.file("f.txt").as_deref(),
         Some("line 1\nline 1\nnew 2\nline 3\nline 3")
@@ -193,8 +199,8 @@ fn neighbours_copied_into_a_replace_are_kept_but_reported() {
     assert_eq!(
         out.warnings,
         [
-            "row 1 of edits[0] repeats line 1 (\"line 1\") just before it; if that was not meant, remove the duplicate",
-            "row 3 of edits[0] repeats line 3 (\"line 3\") just after it; if that was not meant, remove the duplicate",
+            "[W_REPEATED_LINE] row 1 of edits[0] repeats line 1 (\"line 1\") just before it; if that was not meant, remove the duplicate",
+            "[W_REPEATED_LINE] row 3 of edits[0] repeats line 3 (\"line 3\") just after it; if that was not meant, remove the duplicate",
         ]
     );
 }

@@ -4,6 +4,7 @@
 //!   way back to bytes that changes only the lines an edit names.
 //! * [`edit`]: the one edit IR every dialect lowers to ([`Edit`]) and the splice engine that
 //!   applies a batch of edits addressed in original line numbers.
+//! * [`affix`]: the common prefix and suffix of two sequences (what an edit left alone).
 //! * [`js`]: JavaScript's white space, which the seed tools trim with.
 //! * [`code`]: the stable error codes ([`ErrorCode`]) every refusal carries.
 //! * [`block`]: the [`BlockResolver`] seam that lets `replace block N:` find a syntactic block
@@ -13,6 +14,7 @@
 //!
 //! Start reading at [`edit::splice`].
 
+pub mod affix;
 pub mod block;
 pub mod code;
 pub mod edit;

@@ -143,6 +143,12 @@ impl SnapshotStore for MemoryStore {
 mod tests {
     use super::*;
 
+    /// `field` of every version of `path`, newest first.
+    fn versions(store: &MemoryStore, path: &str, field: fn(Snapshot) -> String) -> Vec<String> {
+        let all = store.versions(path).expect("infallible");
+        all.into_iter().map(field).collect()
+    }
+
     #[test]
     fn fused_record_moves_version_to_front() {
         let store = MemoryStore::new();
@@ -150,13 +156,7 @@ mod tests {
         let b = store.record("/p", "b\n").expect("memory store never fails");
         assert_ne!(a, b);
         assert_eq!(store.record("/p", "a\n").expect("infallible"), a);
-        let tags: Vec<String> = store
-            .versions("/p")
-            .expect("infallible")
-            .into_iter()
-            .map(|s| s.tag)
-            .collect();
-        assert_eq!(tags, vec![a, b]);
+        assert_eq!(versions(&store, "/p", |s| s.tag), vec![a, b]);
     }
 
     #[test]
@@ -178,41 +178,8 @@ mod tests {
         for i in 0..6 {
             store.record("/p", &format!("v{i}\n")).expect("infallible");
         }
-        let texts: Vec<String> = store
-            .versions("/p")
-            .expect("infallible")
-            .into_iter()
-            .map(|s| s.text)
-            .collect();
+        let texts = versions(&store, "/p", |s| s.text);
         assert_eq!(texts, vec!["v5\n", "v4\n", "v3\n", "v2\n"]);
-    }
-
-    #[test]
-    fn colliding_tags_keep_both_texts() {
-        let store = MemoryStore::new();
-        let old = "alpha\ntarget line\nomega\n";
-        let new = "alpha\nfiller 32678\ntarget line\nomega\n";
-        let tag = store.record("/p", old).expect("infallible");
-        assert_eq!(store.record("/p", new).expect("infallible"), tag);
-        let texts: Vec<String> = store
-            .versions("/p")
-            .expect("infallible")
-            .into_iter()
-            .map(|s| s.text)
-            .collect();
-        assert_eq!(texts, vec![new, old]);
-        assert_eq!(
-            store
-                .by_tag("/p", &tag)
-                .expect("infallible")
-                .map(|s| s.text),
-            Some(new.to_string())
-        );
-        assert!(store.tag_collides("/p", &tag, new).expect("infallible"));
-        assert!(!store.tag_collides("/p", "0000", new).expect("infallible"));
-        // The same text still fuses.
-        store.record("/p", old).expect("infallible");
-        assert_eq!(store.versions("/p").expect("infallible").len(), 2);
     }
 
     #[test]

@@ -106,25 +106,3 @@ fn unwritable_state_dir_is_a_backend_error() {
     assert!(matches!(err, hashline_state::StoreError::Backend { .. }));
     assert_eq!(err.code().as_str(), "E_IO");
 }
-
-#[test]
-fn colliding_tags_keep_both_texts() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let store = SqliteStore::open(dir.path(), "s").expect("open");
-    let old = "alpha\ntarget line\nomega\n";
-    let new = "alpha\nfiller 32678\ntarget line\nomega\n";
-    let tag = store.record("/p", old).expect("record");
-    assert_eq!(store.record("/p", new).expect("record"), tag);
-    let texts: Vec<String> = store
-        .versions("/p")
-        .expect("versions")
-        .into_iter()
-        .map(|s| s.text)
-        .collect();
-    assert_eq!(texts, vec![new, old]);
-    assert!(store.tag_collides("/p", &tag, new).expect("query"));
-    assert!(!store.tag_collides("/p", "0000", new).expect("query"));
-    store.record("/p", old).expect("record");
-    assert_eq!(store.versions("/p").expect("versions").len(), 2);
-    assert!(store.tag_collides("/p", &tag, old).expect("query"));
-}

@@ -66,38 +66,41 @@ fn a_correct_edit_passes_the_guard() {
     assert_eq!(file(&sb), TS.replace("y();", "y(x);"));
 }
 
+/// Sends a JSON request `{"<path_key>":"a.ts",<edits>}` in `dialect`: it is refused and the file
+/// stays [`TS`]; the same request with `"allowSyntaxErrors": true` lands and leaves [`BROKEN`].
+fn json_request_takes_allow_syntax_errors(
+    sb: &Sandbox,
+    dialect: &str,
+    path_key: &str,
+    edits: &str,
+) {
+    let refused = format!(r#"{{"{path_key}":"a.ts",{edits}}}"#);
+    let r = sb.run(&["edit", "--dialect", dialect], refused.as_bytes());
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("[E_SYNTAX_INTRODUCED]"), "{}", r.stdout);
+    assert_eq!(file(sb), TS);
+    let allowed = format!(r#"{{"{path_key}":"a.ts","allowSyntaxErrors":true,{edits}}}"#);
+    let r = sb.run(&["edit", "--dialect", dialect], allowed.as_bytes());
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert_eq!(file(sb), BROKEN);
+}
+
 #[test]
 fn hash_json_takes_allow_syntax_errors_from_the_request() {
     let (sb, lines) = read_with("hash");
     let hash = lines[2].split(':').next().expect("hash");
-    let edit = format!(
+    let edits = format!(
         r#""edits":[{{"op":"replace","start":"{hash}","end":"{hash}","lines":["    y(;"]}}]"#
     );
-    let refused = format!(r#"{{"path":"a.ts",{edit}}}"#);
-    let r = sb.run(&["edit", "--dialect", "hash-json"], refused.as_bytes());
-    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("[E_SYNTAX_INTRODUCED]"), "{}", r.stdout);
-    assert_eq!(file(&sb), TS);
-    let allowed = format!(r#"{{"path":"a.ts","allowSyntaxErrors":true,{edit}}}"#);
-    let r = sb.run(&["edit", "--dialect", "hash-json"], allowed.as_bytes());
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert_eq!(file(&sb), BROKEN);
+    json_request_takes_allow_syntax_errors(&sb, "hash-json", "path", &edits);
 }
 
 #[test]
 fn lineid_json_takes_allow_syntax_errors_from_the_request() {
     let (sb, lines) = read_with("lineid");
     let id = lines[2].split('|').next().expect("id");
-    let edit = format!(r#""edits":[{{"op":"replace","pos":"{id}","lines":["    y(;"]}}]"#);
-    let refused = format!(r#"{{"filePath":"a.ts",{edit}}}"#);
-    let r = sb.run(&["edit", "--dialect", "lineid-json"], refused.as_bytes());
-    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("[E_SYNTAX_INTRODUCED]"), "{}", r.stdout);
-    assert_eq!(file(&sb), TS);
-    let allowed = format!(r#"{{"filePath":"a.ts","allowSyntaxErrors":true,{edit}}}"#);
-    let r = sb.run(&["edit", "--dialect", "lineid-json"], allowed.as_bytes());
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert_eq!(file(&sb), BROKEN);
+    let edits = format!(r#""edits":[{{"op":"replace","pos":"{id}","lines":["    y(;"]}}]"#);
+    json_request_takes_allow_syntax_errors(&sb, "lineid-json", "filePath", &edits);
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 use hashline_core::{Edit, ErrorCode};
 
-use super::lexical::{indent, is_blank, width, Family};
+use super::lexical::{code_part, indent, is_blank, width, Family};
 use super::{refuse, GuardRefusal, Subject};
 
 /// Lines on each side of an edit that show the block's indentation style.
@@ -17,6 +17,8 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit) -> Result<(), GuardRefusal> {
     let ctx = context(s, edit);
     let what = mixed_style(edit, &ctx)
         .or_else(|| dropped(s, edit))
+        .or_else(|| below_first_row(s, edit))
+        .or_else(|| under_opener(s, edit))
         .or_else(|| shifted_by_one(s, edit, &ctx));
     match what {
         Some(what) => Err(refuse(s, ErrorCode::Indentation, edit, what, RESEND)),
@@ -52,8 +54,9 @@ fn mixed_style(edit: &Edit, ctx: &[&str]) -> Option<String> {
             continue;
         }
         let ind = indent(row);
-        // A lone space before `*` continues a block comment in a tab-indented file.
-        if tabs && ind.starts_with("  ") {
+        // A space before `*` continues a block comment in a tab-indented file.
+        let comment = row.trim_start().starts_with('*');
+        if tabs && ind.contains(' ') && !comment {
             return Some(format!(
                 "row {} is indented with spaces, but the lines around it are indented with tabs",
                 i + 1
@@ -69,10 +72,11 @@ fn mixed_style(edit: &Edit, ctx: &[&str]) -> Option<String> {
     None
 }
 
-/// The nearest non-blank original line at or before `n` going down (`step` -1) or up (+1).
+/// The nearest non-blank original line that the request keeps, from `n` going towards the
+/// start (`up` false) or the end (`up` true).
 fn nearest(s: &Subject<'_>, mut n: usize, up: bool) -> Option<usize> {
     while n >= 1 && n <= s.line_count() {
-        if !is_blank(s.line(n)) {
+        if !is_blank(s.line(n)) && s.survives(n) {
             return Some(n);
         }
         n = if up { n + 1 } else { n - 1 };
@@ -80,42 +84,151 @@ fn nearest(s: &Subject<'_>, mut n: usize, up: bool) -> Option<usize> {
     None
 }
 
-/// Rows less indented than the lines they replace and than both surviving neighbours.
+/// Rows dropped below the block: for a replace in code, a first row less indented than both
+/// the lines it replaces and the line before; otherwise rows less indented than both
+/// neighbours.
 fn dropped(s: &Subject<'_>, edit: &Edit) -> Option<String> {
     let (before, after) = s.neighbours(edit);
-    let min_row = edit
-        .rows
-        .iter()
-        .filter(|r| !is_blank(r))
-        .map(|r| width(r, 4))
-        .min()?;
-    let mut floor = usize::MAX;
-    if let Some((start, end)) = Subject::replaced(edit) {
-        floor = (start..=end)
-            .map(|n| s.line(n))
-            .filter(|l| !is_blank(l))
-            .map(|l| width(l, 4))
-            .min()
-            .unwrap_or(usize::MAX);
-    }
-    let prev = nearest(s, before, false)?;
-    let next = nearest(s, after, true)?;
-    floor = floor
-        .min(width(s.line(prev), 4))
-        .min(width(s.line(next), 4));
-    (floor != usize::MAX && min_row < floor).then(|| {
+    let prev = width(s.line(nearest(s, before, false)?), 4);
+    // In prose a block may end anywhere: only rows below both neighbours count there.
+    let prose = Family::of(s.path) == Family::Prose;
+    let (row, floor) = match Subject::replaced(edit) {
+        Some((start, end)) if !prose => {
+            let replaced = (start..=end)
+                .map(|n| s.line(n))
+                .filter(|l| !is_blank(l))
+                .map(|l| width(l, 4))
+                .min()?;
+            // With braces no row may leave the block (its closer survives after the range);
+            // in Python a new top-level item may follow, so only the first row counts.
+            let braces = matches!(Family::of(s.path), Family::CLike | Family::Rust);
+            let rows = edit
+                .rows
+                .iter()
+                .filter(|r| !is_blank(r))
+                .map(|r| width(r, 4));
+            let row = if braces {
+                rows.min()?
+            } else {
+                edit.rows
+                    .iter()
+                    .find(|r| !is_blank(r))
+                    .map(|r| width(r, 4))?
+            };
+            (row, replaced.min(prev))
+        }
+        replaced => {
+            let under = replaced
+                .and_then(|(start, end)| {
+                    (start..=end)
+                        .map(|n| s.line(n))
+                        .filter(|l| !is_blank(l))
+                        .map(|l| width(l, 4))
+                        .min()
+                })
+                .unwrap_or(usize::MAX);
+            let next = width(s.line(nearest(s, after, true)?), 4).min(under);
+            let min_row = edit
+                .rows
+                .iter()
+                .filter(|r| !is_blank(r))
+                .map(|r| width(r, 4))
+                .min()?;
+            (min_row, prev.min(next))
+        }
+    };
+    (row < floor).then(|| {
         format!(
-            "the rows are indented {min_row} columns, less than the {floor} of every line around \
-             and under the edit (indentation lost?)"
+            "the rows are indented {row} columns, less than the {floor} of the lines around and \
+             under the edit (indentation lost?)"
         )
     })
+}
+
+/// With braces, a row less indented than the payload's first row although no row in between
+/// closed a block (`}`, `)`, `]`): the indentation of the later rows was lost.
+fn below_first_row(s: &Subject<'_>, edit: &Edit) -> Option<String> {
+    if !matches!(Family::of(s.path), Family::CLike | Family::Rust) {
+        return None;
+    }
+    let mut rows = edit.rows.iter().enumerate().filter(|(_, r)| !is_blank(r));
+    let (_, first) = rows.next()?;
+    let mut floor = width(first, 4);
+    for (i, row) in rows {
+        let w = width(row, 4);
+        if row.trim_start().starts_with(['}', ')', ']']) {
+            floor = floor.min(w);
+        } else if w < floor {
+            return Some(format!(
+                "row {} is indented {w} columns, less than the rows before it, with no block \
+                 closed in between (indentation lost?)",
+                i + 1
+            ));
+        }
+    }
+    None
+}
+
+/// Whether `line` opens a block whose body must be indented deeper: it ends with `{` (or,
+/// in Python, with `:`).
+fn opens_block(line: &str, family: Family, python: bool) -> bool {
+    let code = code_part(line, family);
+    let code = code.trim_end();
+    code.ends_with('{') || (python && code.ends_with(':'))
+}
+
+/// A row right after a block opener (a payload row, or for the first row the line before the
+/// edit) that is not indented deeper than the opener, and is not a closer or a `case`.
+fn under_opener(s: &Subject<'_>, edit: &Edit) -> Option<String> {
+    let family = Family::of(s.path);
+    if matches!(family, Family::Prose | Family::Data)
+        || s.path.ends_with(".yaml")
+        || s.path.ends_with(".yml")
+    {
+        return None;
+    }
+    let python = s.path.ends_with(".py") || s.path.ends_with(".pyi");
+    let (before, after) = s.neighbours(edit);
+    // Only where the file itself indents block bodies (some opener near the edit is followed
+    // by a deeper line): synthetic or minified code is left alone.
+    let lo = before.saturating_sub(10).max(1);
+    let hi = (after + 10).min(s.line_count());
+    let indents_blocks = (lo..hi).any(|n| {
+        opens_block(s.line(n), family, python)
+            && nearest(s, n + 1, true).is_some_and(|m| width(s.line(m), 4) > width(s.line(n), 4))
+    });
+    if !indents_blocks {
+        return None;
+    }
+    let mut opener: Option<String> = nearest(s, before, false).map(|n| s.line(n).to_string());
+    for (i, row) in edit.rows.iter().enumerate() {
+        if is_blank(row) {
+            continue;
+        }
+        if let Some(open) = opener.as_deref() {
+            let t = row.trim_start();
+            let resumes = t.starts_with(['}', ')', ']'])
+                || t.starts_with("case ")
+                || t.starts_with("default:")
+                || t.starts_with("default ");
+            if opens_block(open, family, python) && !resumes && width(row, 4) <= width(open, 4) {
+                return Some(format!(
+                    "row {} is not indented under `{}`, which opens a block",
+                    i + 1,
+                    open.trim()
+                ));
+            }
+        }
+        opener = Some(row.clone());
+    }
+    None
 }
 
 /// Every non-blank row indented one column past the block's indentation unit, where no line
 /// around does so: a `+ TEXT` (or context-space) habit that shifts each row by one.
 fn shifted_by_one(s: &Subject<'_>, edit: &Edit, ctx: &[&str]) -> Option<String> {
     if Family::of(s.path) == Family::Prose {
-        return None;
+        return prose_shifted(edit, ctx);
     }
     let spaces = |l: &str| indent(l).chars().take_while(|&c| c == ' ').count();
     let significant = |l: &str| {
@@ -143,6 +256,19 @@ fn shifted_by_one(s: &Subject<'_>, edit: &Edit, ctx: &[&str]) -> Option<String> 
             "every row is indented one column more than a multiple of the block's {unit}-space \
              indentation (a space after a `+`?)"
         )
+    })
+}
+
+/// Prose rows that all start with exactly one space where no line around does: the space of a
+/// `+ TEXT` diff habit (or a bullet's `+` taken as the row marker).
+fn prose_shifted(edit: &Edit, ctx: &[&str]) -> Option<String> {
+    let one_space = |l: &str| l.starts_with(' ') && !l[1..].starts_with([' ', '\t']);
+    let rows: Vec<&String> = edit.rows.iter().filter(|r| !is_blank(r)).collect();
+    let shifted = !rows.is_empty() && rows.iter().all(|r| one_space(r));
+    (shifted && !ctx.iter().any(|l| one_space(l))).then(|| {
+        "every row starts with one space where no line around does (a space after a `+`, or a \
+         bullet's `+` taken as the row marker?)"
+            .to_string()
     })
 }
 

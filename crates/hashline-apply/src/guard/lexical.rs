@@ -84,6 +84,15 @@ pub(crate) fn is_blank(line: &str) -> bool {
 /// `line` with the contents of string literals replaced by `_` and a trailing line comment
 /// removed, so brackets, `;` and `\n` outside strings can be counted. Quotes stay.
 pub(crate) fn code_part(line: &str, family: Family) -> String {
+    blank_strings(line, family, true)
+}
+
+/// `line` with the contents of string literals replaced by `_`; comments kept.
+pub(crate) fn without_strings(line: &str, family: Family) -> String {
+    blank_strings(line, family, false)
+}
+
+fn blank_strings(line: &str, family: Family, cut_comment: bool) -> String {
     let mut out = String::with_capacity(line.len());
     let mut quote: Option<char> = None;
     let mut escaped = false;
@@ -105,7 +114,7 @@ pub(crate) fn code_part(line: &str, family: Family) -> String {
             }
             None => {
                 let rest = &line[i..];
-                if family.line_comment(rest) {
+                if cut_comment && family.line_comment(rest) {
                     break;
                 }
                 if family.opens_string(c, rest) {

@@ -1,17 +1,41 @@
-//! Two lines merged into one row: a row that ends, after a `;` statement separator, with the
-//! text of another line the edit replaces. It may be deliberate, so it is a warning.
+//! Two lines merged into one row: a row that holds, after a `;` statement separator, another
+//! statement (the text of a line the edit replaces, or a new one), where the edit has fewer
+//! rows than lines and none of the lines it replaces joins statements so. It may be deliberate,
+//! so it is a warning.
 
 use hashline_core::Edit;
 
 use super::lexical::{code_part, is_blank, Family};
 use super::Subject;
 
-/// Warn when a row of `edit` joins two of the lines it replaces.
+/// The statements after each `;` of `row` (outside strings and comments), trimmed.
+fn joined_statements<'r>(row: &'r str, family: Family) -> impl Iterator<Item = &'r str> + 'r {
+    // `code_part` keeps one byte per char only for ASCII: cut on the row where they agree.
+    // Only `;` outside parentheses: `for (i = 0; i < n; i++)` is one statement.
+    let code = code_part(row, family);
+    let ascii = row.is_ascii();
+    let mut depth = 0i32;
+    let mut cuts = Vec::new();
+    for (at, c) in code.char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            ';' if depth == 0 => cuts.push(at),
+            _ => {}
+        }
+    }
+    cuts.into_iter()
+        .filter(move |_| ascii)
+        .map(move |at| row.get(at + 1..).unwrap_or("").trim())
+        .filter(|t| t.starts_with(|c: char| c.is_alphabetic() || c == '_'))
+}
+
+/// Warn when a row of `edit` joins two statements the range had on lines of their own.
 pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
     let Some((start, end)) = Subject::replaced(edit) else {
         return;
     };
-    if end <= start || edit.rows.len() > end - start {
+    if end <= start {
         return;
     }
     let family = Family::of(s.path);
@@ -22,19 +46,27 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
         .map(|n| s.line(n).trim())
         .filter(|l| !l.is_empty())
         .collect();
+    // A range that already joins statements on a line is written in that style.
+    if replaced
+        .iter()
+        .any(|l| joined_statements(l, family).next().is_some())
+    {
+        return;
+    }
     for (i, row) in edit.rows.iter().enumerate() {
         if is_blank(row) || replaced.contains(&row.trim()) {
             continue;
         }
-        let code = code_part(row, family);
-        let tail = code
-            .match_indices(';')
-            .map(|(at, _)| row.get(at + 1..).unwrap_or("").trim())
-            .find(|t| !t.is_empty() && replaced.contains(t));
-        if let Some(tail) = tail {
+        if let Some(tail) = joined_statements(row, family).next() {
+            let what = if replaced.contains(&tail) {
+                "a line of its own in the range"
+            } else {
+                "a statement"
+            };
             warnings.push(format!(
-                "[W_MERGED_LINES] row {} of {} joins `{tail}`, a line of its own in the range, onto \
-                 the row before it; if that was not meant, send them as two rows",
+                "[W_MERGED_LINES] row {} of {} joins `{tail}`, {what}, onto the statement before \
+                 it, while the range had one statement per line; if that was not meant, send them \
+                 as separate rows",
                 i + 1,
                 (s.label)(edit)
             ));

@@ -13,6 +13,7 @@
 //!   `\r` inside rows);
 //! * `indent`: spaces in a tab-indented block (and the reverse), indentation dropped below
 //!   the block, every row shifted by one column (`+ TEXT`);
+//! * `echo`: rows that restate the lines next to the edit;
 //! * `boundary`: a range that swallows a separating blank line or leaves dead code behind;
 //! * `syntax`: with a compiled-in grammar, an edit that adds a syntax error; without one,
 //!   `balance` of brackets between the removed and the inserted text;
@@ -20,6 +21,7 @@
 
 mod balance;
 mod boundary;
+mod echo;
 mod indent;
 mod lexical;
 mod merged;
@@ -104,6 +106,15 @@ impl Subject<'_> {
             .join("\n")
     }
 
+    /// Whether original line `n` is kept by the request (no edit of it replaces or deletes it).
+    pub fn survives(&self, n: usize) -> bool {
+        !self
+            .edits
+            .iter()
+            .filter_map(Subject::replaced)
+            .any(|(start, end)| (start..=end).contains(&n))
+    }
+
     /// The original lines an edit replaces, `(start, end)`, if it is a replace.
     pub fn replaced(edit: &Edit) -> Option<(usize, usize)> {
         match edit.kind {
@@ -150,6 +161,7 @@ pub(crate) fn check(s: &Subject<'_>, opts: &GuardOptions<'_>) -> Result<Vec<Stri
     let mut warnings = Vec::new();
     for edit in s.edits.iter().filter(|e| !e.rows.is_empty()) {
         payload::check(s, edit)?;
+        echo::check(s, edit, &mut warnings);
         indent::check(s, edit)?;
         boundary::check(s, edit, &mut warnings)?;
         merged::check(s, edit, &mut warnings);

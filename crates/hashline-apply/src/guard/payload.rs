@@ -2,9 +2,9 @@
 //! `-`/`+`/context rows, a `+` diff marker on every row, a literal `\n` joining two lines, and a
 //! `\r` carried inside a row.
 
-use hashline_core::{Edit, ErrorCode};
+use hashline_core::{Edit, EditKind, ErrorCode};
 
-use super::lexical::{code_part, is_blank, Family};
+use super::lexical::{indent, is_blank, without_strings, Family};
 use super::{refuse, GuardRefusal, Subject};
 
 /// How many lines around an edit count as "what the model was looking at" for diff rows.
@@ -79,7 +79,8 @@ fn numbered(row: &str) -> Option<(usize, &str)> {
     Some((row[..digits].parse().ok()?, rest))
 }
 
-/// Every row `N:TEXT` with consecutive numbers, or one row `N:TEXT` whose TEXT is line N.
+/// Every row `N:TEXT` with consecutive numbers, or one row `N:TEXT` whose TEXT is line N or
+/// whose N is the line it lands on (or its anchor).
 fn numbered_rows(s: &Subject<'_>, edit: &Edit) -> Option<String> {
     let nums: Vec<(usize, &str)> = edit
         .rows
@@ -88,7 +89,14 @@ fn numbered_rows(s: &Subject<'_>, edit: &Edit) -> Option<String> {
         .collect::<Option<_>>()?;
     let consecutive = nums.len() >= 2 && nums.windows(2).all(|w| w[1].0 == w[0].0 + 1);
     let echo = nums.len() == 1 && nums[0].0 <= s.line_count() && s.line(nums[0].0) == nums[0].1;
-    (consecutive || echo).then(|| {
+    // One row numbered with the line it lands on (or the anchor's): copied from a read.
+    let (before, after) = s.neighbours(edit);
+    let lands = match edit.kind {
+        EditKind::Replace { start, .. } => start,
+        _ => after,
+    };
+    let placed = nums.len() == 1 && [lands, before].contains(&nums[0].0) && nums[0].0 > 0;
+    (consecutive || echo || placed).then(|| {
         format!(
             "every row starts with a line number and a colon (`{}:`), copied from the read output",
             nums[0].0
@@ -141,7 +149,9 @@ fn diff_rows(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<String> {
         if rest.trim().len() < 3 || (marker == ' ' && family == Family::Prose) {
             continue;
         }
-        if window(s, edit).any(|l| l == rest) && !window(s, edit).any(|l| l == row) {
+        if window(s, edit).any(|l| l == rest || l.trim_end() == rest.trim_end())
+            && !window(s, edit).any(|l| l == row)
+        {
             let kind = match marker {
                 '-' => "a removed-line diff row (`-` + an original line)",
                 '+' => "an added-line diff row (`+` + an original line)",
@@ -150,12 +160,48 @@ fn diff_rows(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<String> {
             return Some(format!("row {} is {kind}", row_no(i)));
         }
     }
+    marked_replacement(s, edit)
+}
+
+/// A row that is a `+`/`-` marker glued to the indentation of the line it replaces and the same
+/// first word (`+  replicas: 5` for `  replicas: 3`): a diff row of a changed line.
+fn marked_replacement(s: &Subject<'_>, edit: &Edit) -> Option<String> {
+    let (start, end) = Subject::replaced(edit)?;
+    let first_word = |l: &str| l.split_whitespace().next().map(str::to_string);
+    for (i, row) in edit.rows.iter().enumerate() {
+        let t = row.trim_start();
+        let Some(rest) = t.strip_prefix(['+', '-']) else {
+            continue;
+        };
+        let ind = indent(rest);
+        if ind.is_empty() || rest.trim().is_empty() {
+            continue;
+        }
+        let matches = (start..=end).map(|n| s.line(n)).any(|l| {
+            indent(l) == ind && first_word(l).is_some() && first_word(l) == first_word(rest)
+        });
+        if matches {
+            return Some(format!(
+                "row {} is a diff row (`{}` glued to the indentation of the line it replaces)",
+                row_no(i),
+                &t[..1]
+            ));
+        }
+    }
     None
 }
 
 /// A `+` diff marker on every non-blank row, where no line around the edit starts with `+`
 /// (Markdown `+ ` bullets are content).
 fn plus_markers(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<String> {
+    // In prose a `+` glued to a bullet (`++ `, `+- `, `+* `) is a diff marker on every row.
+    let marked_bullet = |r: &String| ["++ ", "+- ", "+* "].iter().any(|m| r.starts_with(m));
+    if family == Family::Prose
+        && edit.rows.iter().filter(|r| !is_blank(r)).all(marked_bullet)
+        && edit.rows.iter().any(|r| !is_blank(r))
+    {
+        return Some("every row is a bullet behind a `+` diff marker".to_string());
+    }
     // One `+row` may be content (`+added`); a diff marks every row of a block.
     let rows: Vec<&String> = edit.rows.iter().filter(|r| !is_blank(r)).collect();
     if rows.len() < 2
@@ -174,13 +220,33 @@ fn plus_markers(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<String> 
     Some("every row starts with a `+` diff marker".to_string())
 }
 
-/// A literal `\n` outside string literals (two lines joined by an over-escaped newline), where
-/// the lines it replaces had none.
+/// A literal `\n` outside string literals (comments included) that joins two lines: what
+/// follows it starts like a line of code at the row's own indentation, or at the indentation of
+/// a line around the edit. Lines it replaces that have one already make it deliberate.
 fn literal_newline(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<String> {
-    let joined = |line: &str| line.contains("\\n") && code_part(line, family).contains("\\n");
-    let i = edit.rows.iter().position(|r| joined(r))?;
+    let joins = |line: &str| {
+        if !line.contains("\\n") {
+            return false;
+        }
+        let bare = without_strings(line, family);
+        bare.match_indices("\\n").any(|(at, _)| {
+            let tail = bare.get(at + 2..).unwrap_or("");
+            let t = tail.trim_start();
+            let bullet = family == Family::Prose
+                && ["- ", "* ", "+ ", "# "].iter().any(|b| t.starts_with(b));
+            let starts_code = bullet
+                || t.starts_with(|c: char| {
+                    c.is_alphanumeric() || matches!(c, '_' | '$' | '}' | '@')
+                });
+            let tail_indent = indent(tail);
+            starts_code
+                && (tail_indent == indent(line)
+                    || window(s, edit).any(|l| indent(l) == tail_indent))
+        })
+    };
+    let i = edit.rows.iter().position(|r| joins(r))?;
     if let Some((start, end)) = Subject::replaced(edit) {
-        if (start..=end).any(|n| joined(s.line(n))) {
+        if (start..=end).any(|n| joins(s.line(n))) {
             return None;
         }
     }

@@ -8,6 +8,7 @@
 
 use std::path::Path;
 
+use hashline_core::affix::{common_prefix, common_suffix};
 use hashline_core::ErrorCode;
 
 use super::{GuardOptions, GuardRefusal, Subject};
@@ -108,15 +109,8 @@ fn changed_lines(before: &str, after: &str) -> Option<(usize, usize)> {
         return None;
     }
     let (b, a) = (real_lines(before), real_lines(after));
-    let head = b.iter().zip(&a).take_while(|(x, y)| x == y).count();
-    let room = b.len().min(a.len()) - head;
-    let tail = b
-        .iter()
-        .rev()
-        .zip(a.iter().rev())
-        .take(room)
-        .take_while(|(x, y)| x == y)
-        .count();
+    let head = common_prefix(&b, &a);
+    let tail = common_suffix(&b, &a, head);
     Some((head + 1, a.len() - tail))
 }
 

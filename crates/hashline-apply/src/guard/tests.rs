@@ -154,9 +154,14 @@ fn dead_code_after_the_payload_is_refused_or_warned() {
         vec![replace(2, 3, &["    return 1 if a else 2"])],
     );
     assert_eq!(got, Err(ErrorCode::RangeBoundary));
-    // An early return before other statements may be deliberate: warned.
-    let got = run("m.go", GO, vec![insert_after(3, &["\treturn 0"])]).expect("applies");
+    // A replace that ends in a return while other statements follow: warned.
+    let got = run("m.go", GO, vec![replace(4, 4, &["\treturn 0"])]).expect("applies");
     assert!(got[0].starts_with("[W_DEAD_CODE]"), "{got:?}");
+    // An inserted early return may be a deliberate stub: not even a warning.
+    assert_eq!(
+        run("m.go", GO, vec![insert_after(3, &["\treturn 0"])]),
+        Ok(vec![])
+    );
 }
 
 #[test]
@@ -183,4 +188,33 @@ fn brackets_swallowed_without_a_grammar_are_refused() {
         run("x.conf", open, vec![insert_after(2, &["}"])]),
         Ok(vec![])
     );
+}
+
+#[test]
+fn a_swallowed_fence_or_document_separator_is_refused() {
+    let md = "Run:\n\n```sh\nmake\n```\n\nDone.\n";
+    let got = run("a.md", md, vec![replace(4, 5, &["make all"])]);
+    assert_eq!(got, Err(ErrorCode::RangeBoundary));
+    let yaml = "a: 1\nb: 2\n---\nc: 3\n";
+    let got = run("d.yaml", yaml, vec![replace(2, 3, &["b: 3"])]);
+    assert_eq!(got, Err(ErrorCode::RangeBoundary));
+    // Restating the fence is fine.
+    assert_eq!(
+        run("a.md", md, vec![replace(4, 5, &["make all", "```"])]),
+        Ok(vec![])
+    );
+}
+
+#[test]
+fn two_changed_statements_joined_are_warned_a_for_header_is_not() {
+    let ts = "function f() {\n  const a = 1;\n  const b = 2;\n  return a + b;\n}\n";
+    let got = run(
+        "a.ts",
+        ts,
+        vec![replace(2, 3, &["  const a = 3; const b = 4;"])],
+    )
+    .expect("ok");
+    assert!(got[0].starts_with("[W_MERGED_LINES]"), "{got:?}");
+    let for_loop = vec![replace(2, 3, &["  for (let i = 0; i < 2; i++) {}"])];
+    assert_eq!(run("a.ts", ts, for_loop), Ok(vec![]));
 }

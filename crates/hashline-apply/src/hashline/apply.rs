@@ -41,23 +41,35 @@ pub(crate) fn apply_hunks(
     let out = splice_edits(&lines, &lowered.edits)?;
     let text = file.render_text(&out);
     let mut warnings = lowered.warnings;
-    let path = ctx.path.to_string_lossy();
-    let anchor = |n: usize| format!("{n}:{}", lines.get(n - 1).copied().unwrap_or(""));
-    let subject = guard::Subject {
-        path: &path,
-        lines: &lines,
-        edits: &lowered.edits,
-        before: file.text(),
-        after: &text,
-        anchor: &anchor,
-        label: &guard::op_label,
-    };
-    warnings.extend(guard::check(&subject, &ctx.guard)?);
+    warnings.extend(guard_edits(file, &lines, &lowered.edits, &text, ctx)?);
     Ok(Applied {
         out,
         text,
         warnings,
     })
+}
+
+/// Run the edit guard on `edits` (in the numbering of `lines`, the lines of `file`) whose result
+/// is `after`; anchors in its messages are this dialect's `N:TEXT`.
+pub(crate) fn guard_edits(
+    file: &TextFile,
+    lines: &[&str],
+    edits: &[Edit],
+    after: &str,
+    ctx: BlockCtx<'_>,
+) -> Result<Vec<String>, HashlineError> {
+    let path = ctx.path.to_string_lossy();
+    let anchor = |n: usize| format!("{n}:{}", lines.get(n - 1).copied().unwrap_or(""));
+    let subject = guard::Subject {
+        path: &path,
+        lines,
+        edits,
+        before: file.text(),
+        after,
+        anchor: &anchor,
+        label: &guard::op_label,
+    };
+    Ok(guard::check(&subject, &ctx.guard)?)
 }
 
 /// Whether the section names any line (anything but `insert head:` / `insert tail:`).

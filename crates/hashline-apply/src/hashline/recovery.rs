@@ -17,7 +17,7 @@ use hashline_syntax::hashline::Hunk;
 
 use crate::merge::{settle, Footprint, LineMap, Reading, Unsettled};
 
-use super::apply::{splice_edits, Applied};
+use super::apply::{guard_edits, splice_edits, Applied};
 use super::error::HashlineError;
 use super::lower::{lower, BlockCtx, Guard, Lowered};
 use super::{messages, mismatch};
@@ -205,6 +205,8 @@ pub(crate) fn recover(
     };
     let mut warnings = vec![banner.to_string()];
     warnings.extend(lowered.warnings);
+    // The carried edits pass the same guard as fresh ones, against the disk text.
+    warnings.extend(guard_edits(live, &live_lines, &translated, &text, ctx)?);
     Ok(Some(Applied {
         out,
         text,

@@ -125,13 +125,25 @@ fn split_at_matches(merged: &str, original: &[&str]) -> Option<Vec<String>> {
 
 fn split_on_semicolons(merged: &str, count: usize) -> Option<Vec<String>> {
     // Split after every `;` that is followed by whitespace; the `;` stays with its piece.
+    // Never inside a string literal (`"text/plain; charset=utf-8"`).
     let mut pieces = Vec::new();
     let mut current = String::new();
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
     let mut chars = merged.chars().peekable();
     while let Some(c) = chars.next() {
         current.push(c);
-        if c == ';' && chars.peek().is_some_and(|&n| is_js_whitespace(n)) {
-            pieces.push(std::mem::take(&mut current));
+        match quote {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if matches!(c, '"' | '\'' | '`') => quote = Some(c),
+            None => {
+                if c == ';' && chars.peek().is_some_and(|&n| is_js_whitespace(n)) {
+                    pieces.push(std::mem::take(&mut current));
+                }
+            }
         }
     }
     pieces.push(current);
@@ -150,7 +162,7 @@ const CONTINUES: [&str; 13] = [
 ];
 
 /// How a line may end when the next line continues it.
-const OPEN_ENDS: [&str; 10] = ["(", "[", "{", ",", "&&", "||", "=", "=>", "->", "\\"];
+const OPEN_ENDS: [&str; 11] = ["(", "[", "{", ",", "&&", "||", "=", "=>", "->", "\\", ":"];
 
 /// A Markdown list item's marker (`- `, `* `, `+ `, `1. `).
 fn is_list_item(t: &str) -> bool {
@@ -165,7 +177,10 @@ fn is_list_item(t: &str) -> bool {
 fn is_one_wrapped_unit(original: &[&str]) -> bool {
     original.windows(2).any(|pair| {
         let (a, b) = (trim(pair[0]), trim(pair[1]));
-        CONTINUES.iter().any(|k| b.starts_with(k))
+        // A line of closers joined with the next one is a cuddle (`} else if`, `}, {`).
+        let closers = !a.is_empty() && a.chars().all(|c| matches!(c, '}' | ')' | ']' | ';' | ','));
+        closers
+            || CONTINUES.iter().any(|k| b.starts_with(k))
             || OPEN_ENDS.iter().any(|k| a.ends_with(k))
             || (is_list_item(a) && !is_list_item(b) && !indent_of(pair[1]).is_empty())
     })
@@ -286,6 +301,9 @@ mod tests {
 
     #[test]
     fn wrapped_units_are_deliberate_joins() {
+        // A closer joined with the next line as a cuddled `} else if`.
+        let cuddle = ["  }", "  if (b) {"];
+        assert_eq!(expand_merged(&cuddle, &v(&["  } else if (b) {"])), None);
         // A cuddled `else` joined onto its closer.
         assert_eq!(
             expand_merged(&["  }", "  else if (b) {"], &v(&["  } else if (c) {"])),
@@ -303,9 +321,28 @@ mod tests {
             expand_merged(&bullet, &v(&["- Adds the cache and the eviction policy."])),
             None
         );
+        // A one-line `if x: return` join (Python) is deliberate.
+        let py = ["    if not fresh:", "        return 0"];
+        assert_eq!(
+            expand_merged(&py, &v(&["    if not fresh: return 0  # none"])),
+            None
+        );
         // Two statements merged are still re-split.
         let two = ["    self.a = 1;", "    self"];
         assert!(expand_merged(&two, &v(&["    self.a = 2; self"])).is_some());
+    }
+
+    #[test]
+    fn semicolons_inside_strings_do_not_split() {
+        let orig = ["\tw.Header().Set(\"A\", \"x\")", "\tfmt.Fprint(w, \"b\")"];
+        let merged =
+            v(&["\tw.Header().Set(\"A\", \"text/plain; charset=utf-8\"); fmt.Fprint(w, \"c\")"]);
+        let got = expand_merged(&orig, &merged);
+        assert!(
+            got.as_ref()
+                .is_none_or(|rows| rows.iter().all(|r| !r.ends_with("text/plain;"))),
+            "{got:?}"
+        );
     }
 
     #[test]

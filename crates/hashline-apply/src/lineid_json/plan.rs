@@ -299,12 +299,10 @@ fn lower_one(
     Ok((edit, false))
 }
 
-/// `coded`: the notice starts with `[W_REPEATED_LINE]` and is printed in the text.
 /// A first row equal to the line just before the edit, or a last row equal to the line just
 /// after it, is applied as sent but never silently (the duplicate-line complaint of DEVIATIONS
 /// §4a); blank rows are not reported.
-fn warn_repeats(edit: &Edit, lines: &[&str], coded: bool, warnings: &mut Vec<String>) {
-    let code = if coded { "[W_REPEATED_LINE] " } else { "" };
+fn warn_repeats(edit: &Edit, lines: &[&str], warnings: &mut Vec<String>) {
     let (before, after) = match edit.kind {
         EditKind::Replace { start, end } => (start.saturating_sub(1), end + 1),
         EditKind::InsertAfter(l) => (l, l + 1),
@@ -316,14 +314,14 @@ fn warn_repeats(edit: &Edit, lines: &[&str], coded: bool, warnings: &mut Vec<Str
     if let (Some(first), Some(prev)) = (edit.rows.first(), line(before)) {
         if !first.trim().is_empty() && first == prev {
             warnings.push(format!(
-                "{code}row 1 of edits[{index}] repeats line {before} ({prev:?}) just before it; if that was not meant, remove the duplicate"
+                "[W_REPEATED_LINE] row 1 of edits[{index}] repeats line {before} ({prev:?}) just before it; if that was not meant, remove the duplicate"
             ));
         }
     }
     if let (Some(last), Some(next)) = (edit.rows.last(), line(after)) {
         if !last.trim().is_empty() && last == next {
             warnings.push(format!(
-                "{code}row {} of edits[{index}] repeats line {after} ({next:?}) just after it; if that was not meant, remove the duplicate",
+                "[W_REPEATED_LINE] row {} of edits[{index}] repeats line {after} ({next:?}) just after it; if that was not meant, remove the duplicate",
                 edit.rows.len()
             ));
         }
@@ -353,10 +351,7 @@ pub(crate) fn lower(
     let mut noops = 0;
     for &i in order {
         let (edit, noop) = lower_one(&edits[i], lines, warnings)?;
-        // A one-line replace keeps the seed's silence (its conformance pins the text); a
-        // ranged replace or an insert whose row repeats a neighbour is announced in the text.
-        let coded = !(edits[i].end.is_none() && matches!(edit.kind, EditKind::Replace { .. }));
-        warn_repeats(&edit, lines, coded, warnings);
+        warn_repeats(&edit, lines, warnings);
         noops += usize::from(noop);
         lowered.push((i, edit));
     }

@@ -1,0 +1,99 @@
+//! Payload rows that restate the lines next to the edit: the model copied a boundary line (or
+//! several) into the payload, so the file would hold them twice. A single line repeated
+//! exactly is each dialect's own notice (DEVIATIONS 4a); here, also warned: several lines, and
+//! one line that differs only in trailing white space (models never reproduce it).
+
+use hashline_core::Edit;
+
+use super::lexical::is_blank;
+use super::Subject;
+
+/// Lines equal up to trailing white space.
+fn same(a: &str, b: &str) -> bool {
+    a.trim_end() == b.trim_end()
+}
+
+/// Whether a run of lines is worth calling an echo: something beyond blanks and lone closers.
+fn substantial<'a>(mut lines: impl Iterator<Item = &'a str>) -> bool {
+    lines.any(|l| l.trim().len() >= 3)
+}
+
+/// The longest echo looked for: bounds the work to a constant per edit.
+const MAX_ECHO: usize = 32;
+
+/// How many leading rows restate, in order, the lines that end at `last` (1-based).
+fn leading(s: &Subject<'_>, rows: &[String], last: usize) -> usize {
+    (1..=rows.len().min(last).min(MAX_ECHO))
+        .rev()
+        .find(|&k| (0..k).all(|i| same(&rows[i], s.line(last + 1 - k + i))))
+        .unwrap_or(0)
+}
+
+/// How many trailing rows restate, in order, the lines that start at `first` (1-based).
+fn trailing(s: &Subject<'_>, rows: &[String], first: usize) -> usize {
+    let n = rows.len();
+    let room = s.line_count().saturating_sub(first - 1);
+    (1..=n.min(room).min(MAX_ECHO))
+        .rev()
+        .find(|&k| (0..k).all(|i| same(&rows[n - k + i], s.line(first + i))))
+        .unwrap_or(0)
+}
+
+/// Warn about a multi-line echo, and a one-line echo that differs only in trailing space.
+pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
+    let (before, after) = s.neighbours(edit);
+    let rows = &edit.rows;
+    let head = if before >= 1 {
+        leading(s, rows, before)
+    } else {
+        0
+    };
+    let tail = if after <= s.line_count() {
+        trailing(s, rows, after)
+    } else {
+        0
+    };
+    let n = rows.len();
+    let mut found = Vec::new();
+    if head >= 2 && head < n && substantial(rows[..head].iter().map(String::as_str)) {
+        found.push(format!(
+            "rows 1-{head} of {}: each repeats line {}-{before} just before it",
+            (s.label)(edit),
+            before + 1 - head
+        ));
+    }
+    if tail >= 2 && tail < n && substantial(rows[n - tail..].iter().map(String::as_str)) {
+        found.push(format!(
+            "rows {}-{n} of {}: each repeats line {after}-{} just after it",
+            n - tail + 1,
+            (s.label)(edit),
+            after + tail - 1
+        ));
+    }
+    if !found.is_empty() {
+        // The seeds keep such rows literal (hashline 029, 097): announced, never dropped.
+        for f in found {
+            warnings.push(format!(
+                "[W_REPEATED_LINE] {f}; if that was not meant, remove the duplicates"
+            ));
+        }
+        return;
+    }
+    let mut near = |row: usize, line: usize| {
+        let (r, l) = (&rows[row - 1], s.line(line));
+        if !is_blank(r) && r != l && same(r, l) {
+            warnings.push(format!(
+                "[W_REPEATED_LINE] row {row} of {} repeats line {line} ({:?}) but for trailing white \
+                 space; if that was not meant, remove the duplicate",
+                (s.label)(edit),
+                l.trim_end()
+            ));
+        }
+    };
+    if head == 1 {
+        near(1, before);
+    }
+    if tail == 1 && !(n == 1 && head == 1) {
+        near(n, after);
+    }
+}

@@ -1,0 +1,153 @@
+//! One check: the parser with its deadline, the parse of the old text (whole, or a `window`), the
+//! incremental reparse of the new text from the edited old tree, and the comparison of their
+//! errors (steps 2–4 of the module docs of `syntax`).
+
+use std::ops::{ControlFlow, Range};
+use std::time::Instant;
+
+use ast_grep_core::tree_sitter::LanguageExt;
+use ast_grep_language::SupportLang;
+use tree_sitter::{ParseOptions, ParseState, Parser, Tree};
+
+use super::errors::{errors, Found};
+use super::span::{overlaps, point, whole_lines, Span};
+use super::window::{cut_cleanly, window};
+use super::MAX_BYTES;
+
+/// Why a check stopped without an answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum GaveUp {
+    /// A text is over [`MAX_BYTES`].
+    TooBig,
+    /// The parses took longer than [`PARSE_BUDGET`](super::PARSE_BUDGET).
+    Timeout,
+    /// The parser did not accept the window's range.
+    Window,
+}
+
+/// One check's parser, deadline and counters.
+pub(super) struct Check {
+    /// The language both texts are parsed as.
+    lang: SupportLang,
+    /// The parser, set to `lang`.
+    parser: Parser,
+    /// When the parses give up ([`GaveUp::Timeout`]).
+    deadline: Instant,
+    /// Progress callbacks per parse (about one per 100 parser operations): how much work each
+    /// parse did, for the tests.
+    pub(super) work: Vec<usize>,
+}
+
+impl Check {
+    /// A parser for `lang` (`None` when the grammar does not load) giving up at `deadline`.
+    pub(super) fn new(lang: SupportLang, deadline: Instant) -> Option<Check> {
+        let mut parser = Parser::new();
+        parser.set_language(&lang.get_ts_language()).ok()?;
+        Some(Check {
+            lang,
+            parser,
+            deadline,
+            work: Vec::new(),
+        })
+    }
+
+    /// Parse `within` (all of `text` when `None`) of `text`, reusing `old` (already edited to
+    /// match `text`) when given.
+    pub(super) fn parse(
+        &mut self,
+        text: &str,
+        within: Option<Range<usize>>,
+        old: Option<&Tree>,
+    ) -> Result<Tree, GaveUp> {
+        let ranges: Vec<tree_sitter::Range> = within
+            .into_iter()
+            .map(|r| tree_sitter::Range {
+                start_byte: r.start,
+                end_byte: r.end,
+                start_point: point(text, r.start),
+                end_point: point(text, r.end),
+            })
+            .collect();
+        if self.parser.set_included_ranges(&ranges).is_err() {
+            return Err(GaveUp::Window);
+        }
+        let bytes = text.as_bytes();
+        let deadline = self.deadline;
+        let mut calls = 0usize;
+        let mut progress = |_: &ParseState| {
+            calls += 1;
+            if Instant::now() > deadline {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        let tree = self.parser.parse_with_options(
+            &mut |at, _| bytes.get(at..).unwrap_or_default(),
+            old,
+            Some(ParseOptions::new().progress_callback(&mut progress)),
+        );
+        self.work.push(calls);
+        // A cancelled parse keeps resumable state: drop it before the parser is used again.
+        self.parser.reset();
+        tree.ok_or(GaveUp::Timeout)
+    }
+
+    /// Steps 1–4 of the module docs: on a window of whole top-level items around the edit
+    /// when the text is big (`window`), else (or when the window's old text does not parse
+    /// cleanly: the cut may be wrong) on the whole text.
+    pub(super) fn run(&mut self, before: &str, after: &str) -> Result<Option<Found>, GaveUp> {
+        if before.len() > MAX_BYTES || after.len() > MAX_BYTES {
+            return Err(GaveUp::TooBig);
+        }
+        let Some(span) = Span::of(before, after) else {
+            return Ok(None);
+        };
+        if let Some(w) = window(before, &span) {
+            if let Some(answer) = self.run_in(before, after, &span, Some(w))? {
+                return Ok(answer);
+            }
+        }
+        Ok(self.run_in(before, after, &span, None)?.flatten())
+    }
+
+    /// The check on the old window `within` (the whole texts when `None`). `Ok(None)`: the
+    /// window's old text does not look `cut_cleanly`, so the window cannot be trusted.
+    pub(super) fn run_in(
+        &mut self,
+        before: &str,
+        after: &str,
+        span: &Span,
+        within: Option<Range<usize>>,
+    ) -> Result<Option<Option<Found>>, GaveUp> {
+        let mut tree = self.parse(before, within.clone(), None)?;
+        if within.is_some() && !cut_cleanly(&tree) {
+            return Ok(None);
+        }
+        let old_region = whole_lines(before, span.start..span.old_end);
+        let old_errors = errors(self.lang, before, &tree, &old_region);
+        if old_errors.iter().any(|e| overlaps(&e.range, &old_region)) {
+            return Ok(Some(None));
+        }
+        tree.edit(&span.input_edit(before, after));
+        let new_within =
+            within.map(|w| w.start..(w.end + span.new_end).saturating_sub(span.old_end));
+        let tree = self.parse(after, new_within, Some(&tree))?;
+        let new_region = whole_lines(after, span.start..span.new_end);
+        let moved: Vec<Range<usize>> = old_errors
+            .iter()
+            .filter_map(|e| span.map_old(e.range.clone()))
+            .map(|r| whole_lines(after, r))
+            .collect();
+        let fresh: Vec<Found> = errors(self.lang, after, &tree, &new_region)
+            .into_iter()
+            .filter(|e| !moved.iter().any(|m| m.contains(&e.range.start)))
+            .collect();
+        let in_region = fresh.iter().position(|e| overlaps(&e.range, &new_region));
+        Ok(Some(
+            in_region
+                .or((!fresh.is_empty()).then_some(0))
+                .map(|i| fresh[i].clone()),
+        ))
+    }
+}
