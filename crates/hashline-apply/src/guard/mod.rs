@@ -22,7 +22,9 @@
 mod balance;
 mod boundary;
 mod echo;
+mod edges;
 mod indent;
+mod leftover;
 mod lexical;
 mod merged;
 mod payload;

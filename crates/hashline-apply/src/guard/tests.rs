@@ -218,3 +218,34 @@ fn two_changed_statements_joined_are_warned_a_for_header_is_not() {
     let for_loop = vec![replace(2, 3, &["  for (let i = 0; i < 2; i++) {}"])];
     assert_eq!(run("a.ts", ts, for_loop), Ok(vec![]));
 }
+
+#[test]
+fn a_line_number_counted_after_earlier_hunks_is_refused() {
+    let ts = "import a from \"a\";\n\nconst limit = compute(a, 10);\nconst other = 2;\nexport default other;\n";
+    let edits = vec![
+        insert_after(1, &["import b from \"b\";", "import c from \"c\";"]),
+        // Meant for line 3 (`const limit`), numbered as after the insert of two lines.
+        replace(5, 5, &["const limit = compute(b, 20);"]),
+    ];
+    assert_eq!(run("a.ts", ts, edits), Err(ErrorCode::RangeBoundary));
+    // The same request with the number as read is fine.
+    let edits = vec![
+        insert_after(1, &["import b from \"b\";", "import c from \"c\";"]),
+        replace(3, 3, &["const limit = compute(b, 20);"]),
+    ];
+    assert_eq!(run("a.ts", ts, edits), Ok(vec![]));
+}
+
+#[test]
+fn a_statement_lost_at_the_range_start_is_warned() {
+    let py = "class C:\n    def __init__(self, base, token, timeout):\n        self.base = base.rstrip(\"/\")\n        self.token = token.strip()\n        self.timeout = timeout\n";
+    let rows = [
+        "        self.token = token",
+        "        self.timeout = float(timeout)",
+    ];
+    let got = run("a.py", py, vec![replace(3, 5, &rows)]).expect("ok");
+    assert!(
+        got.iter().any(|w| w.starts_with("[W_RANGE_EDGE]")),
+        "{got:?}"
+    );
+}

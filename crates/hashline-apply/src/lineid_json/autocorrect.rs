@@ -205,11 +205,21 @@ pub(crate) fn expand_merged(original: &[&str], payload: &[String]) -> Option<Vec
     if joined == squash(&original.concat()) {
         return None; // only re-wraps the original: deliberate (DEVIATIONS §7)
     }
+    // Each piece keeps its original line's indentation, and its terminator style: the `;` that
+    // joined two lines of a language without them (Go, Python) is the join, not content.
+    let last = pieces.len() - 1;
     Some(
         pieces
             .into_iter()
             .zip(original)
-            .map(|(p, o)| format!("{}{p}", indent_of(o)))
+            .enumerate()
+            .map(|(i, (p, o))| {
+                let p = match p.strip_suffix(';') {
+                    Some(bare) if i < last && !trim(o).ends_with(';') => bare.to_string(),
+                    _ => p,
+                };
+                format!("{}{p}", indent_of(o))
+            })
             .collect(),
     )
 }
@@ -342,6 +352,15 @@ mod tests {
             got.as_ref()
                 .is_none_or(|rows| rows.iter().all(|r| !r.ends_with("text/plain;"))),
             "{got:?}"
+        );
+    }
+
+    #[test]
+    fn a_joining_semicolon_is_dropped_where_the_lines_had_none() {
+        let go = ["\tx := 1", "\ty := 2"];
+        assert_eq!(
+            expand_merged(&go, &v(&["\tx := 3; y := 4"])),
+            Some(v(&["\tx := 3", "\ty := 4"]))
         );
     }
 

@@ -1,0 +1,118 @@
+//! Range edges one line off, told apart by the rows' words: a replace that loses its first (or
+//! last) line to nothing while its rows rewrite the others one for one, and a replace whose line
+//! number was counted after the request's earlier edits.
+
+use hashline_core::{Edit, EditKind};
+
+use super::leftover::decl_of;
+use super::lexical::{indent, is_blank, Family};
+use super::Subject;
+
+/// The words (3+ letters) of a line.
+fn words(line: &str) -> Vec<&str> {
+    line.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| w.len() >= 3)
+        .collect()
+}
+
+/// How much of `line`'s vocabulary `row` shares, from 0 to 1.
+fn overlap(row: &str, line: &str) -> f64 {
+    let w = words(line);
+    if w.is_empty() {
+        return 0.0;
+    }
+    let r = words(row);
+    w.iter().filter(|x| r.contains(x)).count() as f64 / w.len() as f64
+}
+
+/// A one-line replace, below edits of the same request that add or remove lines, whose row
+/// rewrites the line that many lines above and has nothing of the line it names: its number was
+/// counted in the file as it would be after those edits, but every number refers to the file as
+/// it was read.
+pub(super) fn renumbered(s: &Subject<'_>, edit: &Edit) -> Option<String> {
+    let (start, end) = Subject::replaced(edit)?;
+    let [row] = edit.rows.as_slice() else {
+        return None;
+    };
+    if start != end || is_blank(row) {
+        return None;
+    }
+    let delta: isize = s
+        .edits
+        .iter()
+        .filter(|e| !std::ptr::eq(*e, edit))
+        .map(|e| match e.kind {
+            EditKind::Replace { start: a, end: b } if b < start => {
+                e.rows.len() as isize - (b - a + 1) as isize
+            }
+            EditKind::InsertAfter(l) | EditKind::InsertBefore(l) if l < start => {
+                e.rows.len() as isize
+            }
+            EditKind::Head => e.rows.len() as isize,
+            _ => 0,
+        })
+        .sum();
+    let meant = start.checked_add_signed(-delta)?;
+    if delta == 0 || meant == 0 || meant > s.line_count() {
+        return None;
+    }
+    let named = overlap(row, s.line(start));
+    let shifted = overlap(row, s.line(meant));
+    (shifted >= 0.6 && named < 0.3).then(|| {
+        format!(
+            "the row rewrites line {meant} (`{}`), not line {start} (`{}`): line numbers refer to \
+             the file as read, not as the earlier edits of this request leave it",
+            s.line(meant).trim(),
+            s.line(start).trim()
+        )
+    })
+}
+
+/// The indentation and first word of a line: enough to pair a row with the line it rewrites.
+fn shape(line: &str) -> (&str, &str) {
+    (indent(line), line.split_whitespace().next().unwrap_or(""))
+}
+
+/// A replace with one row fewer than its range, whose rows pair in order, by indentation and
+/// first word, with every replaced line but the first (or the last), which no row resembles: a
+/// statement lost to a range one line too long.
+pub(super) fn unpaired_end(s: &Subject<'_>, edit: &Edit) -> Option<String> {
+    let (start, end) = Subject::replaced(edit)?;
+    let rows = &edit.rows;
+    if end - start + 1 != rows.len() + 1 || rows.iter().any(|r| is_blank(r)) {
+        return None;
+    }
+    let lines: Vec<&str> = (start..=end).map(|n| s.line(n)).collect();
+    if lines.iter().any(|l| is_blank(l)) {
+        return None;
+    }
+    let pairs = |from: &[&str]| from.iter().zip(rows).all(|(l, r)| shape(l) == shape(r));
+    // A row resembles a line when it has its shape, or names what the line declares (or its
+    // first word): the line was rewritten or merged, not lost.
+    let joined = rows.concat();
+    let prose = Family::of(s.path) == Family::Prose;
+    let resembles = |l: &str| {
+        let words: Vec<&str> = l
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| w.len() >= 3)
+            .collect();
+        let found = words.iter().filter(|w| joined.contains(*w)).count();
+        let merged = found * 2 >= words.len();
+        let declared = decl_of(l).is_some_and(|(_, name)| joined.contains(name));
+        // In prose every bullet has the same shape: only the words tell.
+        let shaped = !prose && rows.iter().any(|r| shape(r) == shape(l));
+        merged || declared || shaped
+    };
+    let (n, lost) = if pairs(&lines[1..]) && !resembles(lines[0]) {
+        (start, lines[0])
+    } else if pairs(&lines[..lines.len() - 1]) && !resembles(lines[lines.len() - 1]) {
+        (end, lines[lines.len() - 1])
+    } else {
+        return None;
+    };
+    Some(format!(
+        "the rows rewrite the other lines of the range one for one, and line {n} (`{}`) is \
+         replaced by nothing",
+        lost.trim()
+    ))
+}
