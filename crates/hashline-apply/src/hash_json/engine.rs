@@ -1,14 +1,16 @@
 //! The `edit` pipeline: request → file checks → resolution → plan → splice → write → response.
 
 use hashline_anchor::tag::file_tag;
-use hashline_core::{splice, Edit, ErrorCode, TextFile};
+use hashline_core::{Edit, ErrorCode, TextFile};
 use hashline_state::SnapshotStore;
 use hashline_syntax::hash_json::{parse_envelope, parse_items, EditItem};
 
 use crate::diff::unified;
 use crate::fs::{FsError, Target, Transaction, Workspace};
-use crate::guard;
+use crate::guard::GuardOptions;
 use crate::merge::forget_older;
+use crate::pipeline::stage::{self, encode, splice_file, Spliced};
+use crate::pipeline::Front;
 use crate::{FileOp, FileReport, Outcome};
 
 use super::checks::{bare_prefix, boundary_warnings, repeated_lines, unicode_escape_warning};
@@ -123,9 +125,11 @@ fn run(
     };
 
     let lines: Vec<&str> = file.lines().collect();
-    let out = splice(&lines, &edits)
+    let Spliced {
+        out,
+        text: new_text,
+    } = splice_file(&file, &lines, &edits)
         .map_err(|e| Refusal::new(ErrorCode::InvalidPatch, format!("[E_INVALID_PATCH] {e}")))?;
-    let new_text = file.render_text(&out);
     let anchor = |n: usize| {
         let hashes = hashline_anchor::hash_json::hash_lines(live_text);
         let mut row = String::new();
@@ -145,21 +149,17 @@ fn run(
             .map(label)
             .unwrap_or_default()
     };
-    let subject = guard::Subject {
+    let front = Front {
         path,
-        lines: &lines,
-        edits: &edits,
-        before: live_text,
-        after: &new_text,
         anchor: &anchor,
         label: &name_of,
     };
-    let guard_opts = guard::GuardOptions {
+    let guard_opts = GuardOptions {
         allow_syntax_errors: opts.guard.allow_syntax_errors || env.allow_syntax_errors,
         ..opts.guard
     };
-    let guard_warnings =
-        guard::check(&subject, &guard_opts).map_err(|g| Refusal::new(g.code, g.message))?;
+    let guard_warnings = stage::guard(&front, live_text, &lines, &edits, &new_text, &guard_opts)
+        .map_err(|g| Refusal::new(g.code, g.message))?;
     if !live_text.is_empty() && new_text.is_empty() {
         return Err(Refusal::new(
             ErrorCode::WouldEmpty,
@@ -200,11 +200,14 @@ fn run(
     };
     warnings.extend(repeated_lines(&lines, &edits, &labels));
     warnings.extend(guard_warnings);
+    // The re-read rule is not applied here: the peer reports the spliced text (issue 10 leaves
+    // that behaviour as it is).
+    let encoded = encode(&file, &out, &new_text);
     if file.is_lossy() {
         warnings.push(LOSSY.to_owned());
-        warnings.extend(file.lost_bytes_warning(&out));
+        warnings.extend(encoded.lost_bytes);
     }
-    let new_bytes = file.encode(&out);
+    let new_bytes = encoded.bytes;
     if !opts.dry_run {
         let mut tx = Transaction::new();
         tx.write(&target, Some(file.bytes().to_vec()), new_bytes);

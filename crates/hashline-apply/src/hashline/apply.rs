@@ -1,12 +1,14 @@
 //! Applying one section's hunks to one text: lower, splice, render.
 
-use hashline_core::{splice, Edit, OutLine, TextFile};
+use hashline_core::{splice, Edit, OutLine, SpliceError, TextFile};
 use hashline_syntax::hashline::{Hunk, HunkOp};
 
 use super::error::HashlineError;
 use super::lower::{lower, BlockCtx};
 use super::messages;
 use crate::guard;
+use crate::pipeline::stage::{self, splice_file};
+use crate::pipeline::Front;
 
 /// One section applied in memory to one text.
 #[derive(Debug, Clone)]
@@ -22,12 +24,17 @@ pub(crate) struct Applied {
 /// Splice `edits` into `lines`; a bounds failure (already excluded by lowering) is reported in
 /// the seed's words rather than panicking.
 pub(crate) fn splice_edits(lines: &[&str], edits: &[Edit]) -> Result<Vec<OutLine>, HashlineError> {
-    splice(lines, edits).map_err(|e| match e {
-        hashline_core::SpliceError::LineOutOfRange { line, line_count } => {
+    splice(lines, edits).map_err(splice_error)
+}
+
+/// A splice failure in the seed's words.
+fn splice_error(e: SpliceError) -> HashlineError {
+    match e {
+        SpliceError::LineOutOfRange { line, line_count } => {
             HashlineError::LineRange(messages::line_range(line as u64, line_count))
         }
         other => HashlineError::LineRange(other.to_string()),
-    })
+    }
 }
 
 /// Lower and apply `hunks` to `file` (the text the hunks' numbers refer to).
@@ -38,13 +45,18 @@ pub(crate) fn apply_hunks(
 ) -> Result<Applied, HashlineError> {
     let lines: Vec<&str> = file.lines().collect();
     let lowered = lower(file.text(), &lines, hunks, ctx)?;
-    let out = splice_edits(&lines, &lowered.edits)?;
-    let text = file.render_text(&out);
+    let spliced = splice_file(file, &lines, &lowered.edits).map_err(splice_error)?;
     let mut warnings = lowered.warnings;
-    warnings.extend(guard_edits(file, &lines, &lowered.edits, &text, ctx)?);
+    warnings.extend(guard_edits(
+        file,
+        &lines,
+        &lowered.edits,
+        &spliced.text,
+        ctx,
+    )?);
     Ok(Applied {
-        out,
-        text,
+        out: spliced.out,
+        text: spliced.text,
         warnings,
     })
 }
@@ -60,16 +72,19 @@ pub(crate) fn guard_edits(
 ) -> Result<Vec<String>, HashlineError> {
     let path = ctx.path.to_string_lossy();
     let anchor = |n: usize| format!("{n}:{}", lines.get(n - 1).copied().unwrap_or(""));
-    let subject = guard::Subject {
+    let front = Front {
         path: &path,
-        lines,
-        edits,
-        before: file.text(),
-        after,
         anchor: &anchor,
         label: &guard::op_label,
     };
-    Ok(guard::check(&subject, &ctx.guard)?)
+    Ok(stage::guard(
+        &front,
+        file.text(),
+        lines,
+        edits,
+        after,
+        &ctx.guard,
+    )?)
 }
 
 /// Whether the section names any line (anything but `insert head:` / `insert tail:`).

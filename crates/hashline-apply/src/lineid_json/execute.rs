@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use hashline_anchor::lineid::{canonical_lines, render_read, render_row};
 use hashline_anchor::tag::file_tag;
-use hashline_core::{splice, Edit, ErrorCode, TextFile};
+use hashline_core::{Edit, ErrorCode, TextFile};
 use hashline_state::SnapshotStore;
 use hashline_syntax::lineid_json::{parse_request, EditOp, Request};
 
@@ -15,7 +15,9 @@ use super::rebase::choose_base;
 use super::EditOptions;
 use crate::diff::{first_changed_line, unified};
 use crate::fs::{FsError, Target, Transaction, Workspace};
-use crate::guard;
+use crate::guard::GuardOptions;
+use crate::pipeline::stage::{self, encode, splice_file, Spliced};
+use crate::pipeline::Front;
 use crate::{FileOp, FileReport, Outcome};
 
 fn fs_error(e: FsError) -> EngineError {
@@ -213,11 +215,13 @@ fn run(
     let lowered = lower(&resolved, &order, &disk_lines, warnings)?;
 
     let core_lines: Vec<&str> = file.lines().collect();
-    let out = splice(&core_lines, &lowered.edits).map_err(|e| EngineError::Io {
+    let Spliced {
+        out,
+        text: new_text,
+    } = splice_file(&file, &core_lines, &lowered.edits).map_err(|e| EngineError::Io {
         code: ErrorCode::LineRange,
         message: e.to_string(),
     })?;
-    let new_text = file.render_text(&out);
     if new_text == file.text() && destination.is_none() {
         let suffix = if lowered.noops > 0 {
             format!(
@@ -234,22 +238,28 @@ fn run(
     }
     let anchor = |n: usize| render_row(n, core_lines.get(n - 1).copied().unwrap_or(""));
     let label = |e: &Edit| format!("edits[{}]", e.origin);
-    let subject = guard::Subject {
+    let front = Front {
         path: &req.file_path,
-        lines: &core_lines,
-        edits: &lowered.edits,
-        before: file.text(),
-        after: &new_text,
         anchor: &anchor,
         label: &label,
     };
-    let guard_opts = guard::GuardOptions {
+    let guard_opts = GuardOptions {
         allow_syntax_errors: opts.guard.allow_syntax_errors || req.allow_syntax_errors,
         ..opts.guard
     };
-    warnings.extend(guard::check(&subject, &guard_opts)?);
-    let new_bytes = file.encode(&out);
-    warnings.extend(file.lost_bytes_warning(&out));
+    warnings.extend(stage::guard(
+        &front,
+        file.text(),
+        &core_lines,
+        &lowered.edits,
+        &new_text,
+        &guard_opts,
+    )?);
+    // The re-read rule is not applied here: the seed reports the spliced text (issue 10 leaves
+    // that behaviour as it is).
+    let encoded = encode(&file, &out, &new_text);
+    let new_bytes = encoded.bytes;
+    warnings.extend(encoded.lost_bytes);
     // Moved, not copied: the bytes go to the transaction, the text stays for the report.
     let (original, old_text) = file.into_parts();
 

@@ -1,0 +1,15 @@
+//! The executor every dialect shares: what happens to a request once its front end resolved it.
+//!
+//! A dialect is a front end: it parses its request, checks its anchors (carrying stale ones
+//! over through [`crate::merge`]), lowers them to core [`Edit`]s in the disk's line numbers and
+//! renders its seed's texts. The stages after that are here, once:
+//!
+//! * [`stage`]: splice the edits into the decoded file, run the edit guard (the one place a
+//!   [`crate::guard`] subject is built: the front end passes its [`Front`], how its seed renders
+//!   an anchor and names an edit), and encode the result with the re-read rule.
+//!
+//! [`Edit`]: hashline_core::Edit
+
+pub(crate) mod stage;
+
+pub(crate) use stage::Front;

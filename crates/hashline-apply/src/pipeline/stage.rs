@@ -1,0 +1,82 @@
+//! Splice, guard, encode: one file's resolved edits turned into the bytes to write.
+
+use hashline_core::{splice, Edit, OutLine, SpliceError, TextFile};
+
+use crate::guard::{self, GuardOptions, GuardRefusal};
+
+/// What a front end tells the guard about its dialect: the path as the request named it, how
+/// its seed renders line `N` with a read anchor, and how it names an edit.
+pub(crate) struct Front<'a> {
+    /// The file's path as the request named it (for the language and for messages).
+    pub path: &'a str,
+    /// Renders 1-based line `n` of the text before with the dialect's read anchor.
+    pub anchor: &'a dyn Fn(usize) -> String,
+    /// Names an edit the way the request did (`replace 5..7`, `edits[0]`).
+    pub label: &'a dyn Fn(&Edit) -> String,
+}
+
+/// One file's edits spliced in memory.
+#[derive(Debug, Clone)]
+pub(crate) struct Spliced {
+    /// The output lines, in terms of the original lines.
+    pub out: Vec<OutLine>,
+    /// The new LF text.
+    pub text: String,
+}
+
+/// Splice `edits` (in the numbering of `lines`, the lines of `file`) into `file`.
+pub(crate) fn splice_file(
+    file: &TextFile,
+    lines: &[&str],
+    edits: &[Edit],
+) -> Result<Spliced, SpliceError> {
+    let out = splice(lines, edits)?;
+    let text = file.render_text(&out);
+    Ok(Spliced { out, text })
+}
+
+/// Run the edit guard on `edits` (in the numbering of `lines`, the lines of `before`) whose
+/// result is `after`. `Ok` carries the guard's `[W_…]` warnings.
+pub(crate) fn guard(
+    front: &Front<'_>,
+    before: &str,
+    lines: &[&str],
+    edits: &[Edit],
+    after: &str,
+    opts: &GuardOptions<'_>,
+) -> Result<Vec<String>, GuardRefusal> {
+    let subject = guard::Subject {
+        path: front.path,
+        lines,
+        edits,
+        before,
+        after,
+        anchor: front.anchor,
+        label: front.label,
+    };
+    guard::check(&subject, opts)
+}
+
+/// A spliced file encoded for the disk.
+#[derive(Debug, Clone)]
+pub(crate) struct Encoded {
+    /// The bytes to write (untouched lines keep theirs).
+    pub bytes: Vec<u8>,
+    /// The warning naming new lines whose undecodable original bytes are gone, if any.
+    pub lost_bytes: Option<String>,
+    /// What the next read will show when that differs from the spliced text (a `\r` inside a
+    /// new line, a leading U+FEFF): the text to report, tag and record instead.
+    pub reread: Option<String>,
+}
+
+/// Encode `out` (whose LF text is `text`) in `file`'s line endings and apply the re-read rule.
+pub(crate) fn encode(file: &TextFile, out: &[OutLine], text: &str) -> Encoded {
+    let bytes = file.encode(out);
+    let lost_bytes = file.lost_bytes_warning(out);
+    let reread = TextFile::reread_text(text, &bytes);
+    Encoded {
+        bytes,
+        lost_bytes,
+        reread,
+    }
+}
