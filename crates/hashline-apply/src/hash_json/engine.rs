@@ -6,9 +6,11 @@ use hashline_state::SnapshotStore;
 use hashline_syntax::hash_json::{parse_envelope, parse_items, EditItem};
 
 use crate::diff::unified;
-use crate::fs::{FsError, Target, Transaction, Workspace};
+use crate::fs::{FsError, Workspace};
 use crate::guard::GuardOptions;
 use crate::merge::forget_older;
+use crate::pipeline::commit::{commit, CommitError, Landing, Recorder, Staged};
+use crate::pipeline::files::{is_read_only, lock_and_read};
 use crate::pipeline::stage::{self, encode, splice_file, Spliced};
 use crate::pipeline::Front;
 use crate::{FileOp, FileReport, Outcome};
@@ -64,16 +66,12 @@ fn run(
     let env = parse_envelope(request)?;
     let path = env.path.as_str();
     let target = ws.resolve(path).map_err(|e| fs_refusal(&e, path))?;
-    let _guard = ws.lock(&[&target]).map_err(|e| fs_refusal(&e, path))?;
-    let bytes = match ws.read(&target) {
-        Ok(Some(bytes)) => bytes,
-        Ok(None) => {
-            return Err(Refusal::new(
-                ErrorCode::FileNotFound,
-                format!("File not found: {path}"),
-            ))
-        }
-        Err(e) => return Err(fs_refusal(&e, path)),
+    let (_guard, read) = lock_and_read(ws, &[&target]).map_err(|e| fs_refusal(&e, path))?;
+    let Some(bytes) = read else {
+        return Err(Refusal::new(
+            ErrorCode::FileNotFound,
+            format!("File not found: {path}"),
+        ));
     };
     match detect(&bytes) {
         FileKind::Text => {}
@@ -209,14 +207,27 @@ fn run(
     }
     let new_bytes = encoded.bytes;
     if !opts.dry_run {
-        let mut tx = Transaction::new();
-        tx.write(&target, Some(file.bytes().to_vec()), new_bytes);
-        tx.commit(ws).map_err(|e| fs_refusal(&e, path))?;
-        if let Err(e) = store.record(&target.key, &new_text) {
-            warnings.push(format!(
-                "The session state was not updated ({e}); read the file before the next edit."
-            ));
-        }
+        let staged = Staged {
+            target: &target,
+            landing: Landing::Update {
+                expected: file.bytes().to_vec(),
+            },
+            bytes: new_bytes,
+            text: &new_text,
+        };
+        let recorder = Recorder {
+            store,
+            word: &|e| {
+                format!(
+                    "The session state was not updated ({e}); read the file before the next edit."
+                )
+            },
+        };
+        let recorded = commit(ws, vec![staged], &recorder).map_err(|e| match e {
+            CommitError::Fs(e) => fs_refusal(&e, path),
+            other => Refusal::new(other.code(), other.to_string()),
+        })?;
+        warnings.extend(recorded.into_iter().flatten());
     }
     let text = applied(
         path,
@@ -253,10 +264,6 @@ fn anchor_names(items: &[EditItem], origin: usize) -> Vec<String> {
         .collect();
     names.dedup();
     names
-}
-
-fn is_read_only(target: &Target) -> bool {
-    std::fs::metadata(&target.real).is_ok_and(|m| m.permissions().readonly())
 }
 
 fn report(

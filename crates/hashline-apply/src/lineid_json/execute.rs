@@ -1,7 +1,6 @@
-//! The executor (semantics §8): order of checks, file modes (create, delete, rename), the write
-//! through [`Transaction`], the session store, and the exact result strings.
-
-use std::path::{Path, PathBuf};
+//! The lineid-json front end's call (semantics §8): order of checks, file modes (create, delete,
+//! rename) and the exact result strings; the splice, guard, write and session store are the
+//! shared pipeline's (`crate::pipeline`).
 
 use hashline_anchor::lineid::{canonical_lines, render_read, render_row};
 use hashline_anchor::tag::file_tag;
@@ -14,11 +13,21 @@ use super::plan::{application_order, lower, resolve, validate};
 use super::rebase::choose_base;
 use super::EditOptions;
 use crate::diff::{first_changed_line, unified};
-use crate::fs::{FsError, Target, Transaction, Workspace};
+use crate::fs::{FsError, Target, Workspace};
 use crate::guard::GuardOptions;
+use crate::pipeline::commit::{commit, CommitError, Landing, Recorder, Staged};
+use crate::pipeline::files::lock_and_read;
 use crate::pipeline::stage::{self, encode, splice_file, Spliced};
 use crate::pipeline::Front;
 use crate::{FileOp, FileReport, Outcome};
+
+/// A failed commit: nothing was written.
+fn commit_error(e: CommitError) -> EngineError {
+    EngineError::Io {
+        code: e.code(),
+        message: e.to_string(),
+    }
+}
 
 fn fs_error(e: FsError) -> EngineError {
     EngineError::Io {
@@ -72,7 +81,7 @@ pub fn read(
 
 /// The whole tool call: `request` is the JSON text `{"filePath", "edits", "delete"?, "rename"?,
 /// "overwrite"?}`. Every anchor is validated before anything is applied; the change (a rename or
-/// delete too) is written through one [`Transaction`], all or nothing; the new LF text is
+/// delete too) is written through one [`Transaction`](crate::fs::Transaction), all or nothing; the new LF text is
 /// recorded in `store` under the final target's key.
 pub fn edit(
     ws: &Workspace,
@@ -143,20 +152,25 @@ fn run(
     };
     let mut locked: Vec<&Target> = vec![&target];
     locked.extend(destination.as_ref());
-    let _guard = ws.lock(&locked).map_err(fs_error)?;
-    let read = ws.read(&target).map_err(fs_error)?;
+    let (_guard, read) = lock_and_read(ws, &locked).map_err(fs_error)?;
+    let recorder = Recorder {
+        store,
+        word: &|e| format!("session store: {e}"),
+    };
 
     if req.delete {
         let bytes = read.ok_or_else(|| EngineError::NotFound {
             path: req.file_path.clone(),
         })?;
         if !opts.dry_run {
-            let mut tx = Transaction::new();
-            tx.delete(&target, bytes);
-            tx.commit(ws).map_err(fs_error)?;
-            if let Err(e) = store.invalidate(&target.key) {
-                warnings.push(format!("session store: {e}"));
-            }
+            let staged = Staged {
+                target: &target,
+                landing: Landing::Delete { expected: bytes },
+                bytes: Vec::new(),
+                text: "",
+            };
+            let recorded = commit(ws, vec![staged], &recorder).map_err(commit_error)?;
+            warnings.extend(recorded.into_iter().flatten());
         }
         return Ok(ok(
             format!("Successfully deleted {}", req.file_path),
@@ -263,31 +277,24 @@ fn run(
     // Moved, not copied: the bytes go to the transaction, the text stays for the report.
     let (original, old_text) = file.into_parts();
 
-    let mut tx = Transaction::new();
-    let final_target = match &destination {
-        Some(dest) => {
-            tx.rename(&target, original, dest, new_bytes, req.overwrite);
-            dest
-        }
-        None if creating => {
-            tx.write(&target, None, new_bytes);
-            &target
-        }
-        None => {
-            tx.write(&target, Some(original), new_bytes);
-            &target
-        }
+    let landing = match &destination {
+        Some(dest) => Landing::Rename {
+            expected: original,
+            dest,
+            overwrite: req.overwrite,
+        },
+        None if creating => Landing::Create,
+        None => Landing::Update { expected: original },
     };
     if !opts.dry_run {
-        commit_creating_dirs(ws, tx, &final_target.real)?;
-        if let Err(e) = store.record(&final_target.key, &new_text) {
-            warnings.push(format!("session store: {e}"));
-        }
-        if destination.is_some() {
-            if let Err(e) = store.invalidate(&target.key) {
-                warnings.push(format!("session store: {e}"));
-            }
-        }
+        let staged = Staged {
+            target: &target,
+            landing,
+            bytes: new_bytes,
+            text: &new_text,
+        };
+        let recorded = commit(ws, vec![staged], &recorder).map_err(commit_error)?;
+        warnings.extend(recorded.into_iter().flatten());
     }
     let (text, op) = match &destination {
         Some(_) => (
@@ -314,44 +321,5 @@ fn ok(text: String, file: FileReport) -> Outcome {
         text,
         warnings: Vec::new(),
         files: vec![file],
-    }
-}
-
-/// Parent directories of a created or moved-to file are created first (the peer does so);
-/// directories created here are removed again if the commit fails.
-fn commit_creating_dirs(ws: &Workspace, tx: Transaction, dest: &Path) -> Result<(), EngineError> {
-    let mut created: Vec<PathBuf> = Vec::new();
-    let mut missing: Vec<&Path> = Vec::new();
-    let mut dir = dest.parent();
-    while let Some(d) = dir {
-        if d.exists() || !d.starts_with(ws.root()) {
-            break;
-        }
-        missing.push(d);
-        dir = d.parent();
-    }
-    for d in missing.into_iter().rev() {
-        match std::fs::create_dir(d) {
-            Ok(()) => created.push(d.to_path_buf()),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => {
-                remove_dirs(&created);
-                return Err(EngineError::Io {
-                    code: ErrorCode::Io,
-                    message: format!("{}: {e}", d.display()),
-                });
-            }
-        }
-    }
-    tx.commit(ws).map_err(|e| {
-        remove_dirs(&created);
-        fs_error(e)
-    })
-}
-
-fn remove_dirs(created: &[PathBuf]) {
-    for d in created.iter().rev() {
-        // Only empty directories this call created; a failure leaves an empty directory behind.
-        let _ = std::fs::remove_dir(d);
     }
 }

@@ -8,8 +8,14 @@
 //!   [`crate::guard`] subject is built: the front end passes its [`Front`], how its seed renders
 //!   an anchor and names an edit), and encode the result with the re-read rule.
 //!
+//! * [`files`]: file-level steps: lock and read the targets; the read-only check.
+//! * [`commit`]: every staged file of a call written in one [`crate::fs::Transaction`] (all or
+//!   nothing), then recorded in the session store.
+//!
 //! [`Edit`]: hashline_core::Edit
 
+pub(crate) mod commit;
+pub(crate) mod files;
 pub(crate) mod stage;
 
 pub(crate) use stage::Front;

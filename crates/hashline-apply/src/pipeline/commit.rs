@@ -1,0 +1,225 @@
+//! The write: every staged file of a call in one [`Transaction`], all or nothing, then the
+//! session store.
+
+use std::path::{Path, PathBuf};
+
+use hashline_core::ErrorCode;
+use hashline_state::{SnapshotStore, StoreError};
+
+use crate::fs::{FsError, Target, Transaction, Workspace};
+
+/// How one staged file lands on disk.
+#[derive(Debug)]
+pub(crate) enum Landing<'a> {
+    /// Rewritten in place; the bytes read (the commit refuses if the file changed since).
+    Update {
+        /// The bytes read.
+        expected: Vec<u8>,
+    },
+    /// Created (it did not exist when read).
+    Create,
+    /// Deleted; the bytes read.
+    Delete {
+        /// The bytes read.
+        expected: Vec<u8>,
+    },
+    /// Moved to `dest` with the new bytes.
+    Rename {
+        /// The bytes read.
+        expected: Vec<u8>,
+        /// Where the file goes.
+        dest: &'a Target,
+        /// Replace an existing `dest`.
+        overwrite: bool,
+    },
+}
+
+/// One file of a call, ready to be written.
+#[derive(Debug)]
+pub(crate) struct Staged<'a> {
+    /// The file read.
+    pub target: &'a Target,
+    /// How it lands.
+    pub landing: Landing<'a>,
+    /// The bytes to write (unused by a delete).
+    pub bytes: Vec<u8>,
+    /// The new LF text as the next read shows it: what the store records (unused by a delete).
+    pub text: &'a str,
+}
+
+/// The session store a commit records in, and how the dialect words a store failure (the
+/// write already happened, so a failure is a warning, not a refusal).
+pub(crate) struct Recorder<'a> {
+    /// The session's snapshots.
+    pub store: &'a dyn SnapshotStore,
+    /// The dialect's warning for a store failure.
+    pub word: &'a dyn Fn(&StoreError) -> String,
+}
+
+impl Recorder<'_> {
+    /// Record `text` as what the session last saw at `key`; the worded failure, if any.
+    pub fn record(&self, key: &str, text: &str) -> Option<String> {
+        self.store.record(key, text).err().map(|e| (self.word)(&e))
+    }
+
+    /// Forget `key` (the file was deleted or moved away); the worded failure, if any.
+    pub fn forget(&self, key: &str) -> Option<String> {
+        self.store.invalidate(key).err().map(|e| (self.word)(&e))
+    }
+
+    /// Record what `staged` left on disk: the new text under the written file's key, and the
+    /// old key forgotten when the file was deleted or moved away.
+    fn landed(&self, staged: &Staged<'_>) -> Vec<String> {
+        let mut warnings: Vec<String> = Vec::new();
+        if let Some(written) = staged.written() {
+            warnings.extend(self.record(&written.key, staged.text));
+        }
+        if matches!(
+            staged.landing,
+            Landing::Delete { .. } | Landing::Rename { .. }
+        ) {
+            warnings.extend(self.forget(&staged.target.key));
+        }
+        warnings
+    }
+}
+
+impl Staged<'_> {
+    /// The file that holds the new text after the commit (`None` after a delete).
+    pub fn written(&self) -> Option<&Target> {
+        match &self.landing {
+            Landing::Delete { .. } => None,
+            Landing::Rename { dest, .. } => Some(dest),
+            Landing::Update { .. } | Landing::Create => Some(self.target),
+        }
+    }
+}
+
+/// Why a commit failed; nothing was written.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CommitError {
+    /// A parent directory of a created or moved-to file could not be created.
+    #[error("{}: {source}", path.display())]
+    Dir {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The transaction refused or rolled back.
+    #[error(transparent)]
+    Fs(#[from] FsError),
+}
+
+impl CommitError {
+    /// The stable code of the failure.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            CommitError::Dir { .. } => ErrorCode::Io,
+            CommitError::Fs(e) => e.code(),
+        }
+    }
+}
+
+/// Write every file of `staged` through one [`Transaction`] (the caller holds the files'
+/// locks), then record each in the session store. Missing parent directories of created or
+/// moved-to files are created first (and removed again when the commit fails). `Ok` holds the
+/// store's worded failures, one list per staged file.
+pub(crate) fn commit(
+    ws: &Workspace,
+    staged: Vec<Staged<'_>>,
+    recorder: &Recorder<'_>,
+) -> Result<Vec<Vec<String>>, CommitError> {
+    let mut tx = Transaction::new();
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    let mut records: Vec<Staged<'_>> = Vec::with_capacity(staged.len());
+    for mut s in staged {
+        let bytes = std::mem::take(&mut s.bytes);
+        match &mut s.landing {
+            Landing::Update { expected } => {
+                tx.write(s.target, Some(std::mem::take(expected)), bytes);
+            }
+            Landing::Create => {
+                dirs.push(s.target.real.clone());
+                tx.write(s.target, None, bytes);
+            }
+            Landing::Delete { expected } => tx.delete(s.target, std::mem::take(expected)),
+            Landing::Rename {
+                expected,
+                dest,
+                overwrite,
+            } => {
+                dirs.push(dest.real.clone());
+                tx.rename(s.target, std::mem::take(expected), dest, bytes, *overwrite);
+            }
+        }
+        records.push(s);
+    }
+    let mut created: Vec<PathBuf> = Vec::new();
+    for file in &dirs {
+        if let Err(e) = create_parents(ws, file, &mut created) {
+            remove_dirs(&created);
+            return Err(e);
+        }
+    }
+    tx.commit(ws).map_err(|e| {
+        remove_dirs(&created);
+        CommitError::Fs(e)
+    })?;
+    Ok(records.iter().map(|s| recorder.landed(s)).collect())
+}
+
+/// Lock `staged`'s targets (and destinations), then [`commit`] them.
+pub(crate) fn lock_and_commit(
+    ws: &Workspace,
+    staged: Vec<Staged<'_>>,
+    recorder: &Recorder<'_>,
+) -> Result<Vec<Vec<String>>, CommitError> {
+    let mut targets: Vec<&Target> = Vec::new();
+    for s in &staged {
+        targets.push(s.target);
+        if let Landing::Rename { dest, .. } = s.landing {
+            targets.push(dest);
+        }
+    }
+    let _guard = ws.lock(&targets)?;
+    commit(ws, staged, recorder)
+}
+
+/// Create the missing parent directories of `file` inside the root, outermost first, adding
+/// each one created to `created`.
+fn create_parents(
+    ws: &Workspace,
+    file: &Path,
+    created: &mut Vec<PathBuf>,
+) -> Result<(), CommitError> {
+    let mut missing: Vec<&Path> = Vec::new();
+    let mut dir = file.parent();
+    while let Some(d) = dir {
+        if d.exists() || !d.starts_with(ws.root()) {
+            break;
+        }
+        missing.push(d);
+        dir = d.parent();
+    }
+    for d in missing.into_iter().rev() {
+        match std::fs::create_dir(d) {
+            Ok(()) => created.push(d.to_path_buf()),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(source) => {
+                return Err(CommitError::Dir {
+                    path: d.to_path_buf(),
+                    source,
+                })
+            }
+        }
+    }
+    Ok(())
+}
+
+fn remove_dirs(created: &[PathBuf]) {
+    for d in created.iter().rev() {
+        // Only empty directories this call created; a failure leaves an empty directory behind.
+        let _ = std::fs::remove_dir(d);
+    }
+}
