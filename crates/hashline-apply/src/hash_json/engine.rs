@@ -1,19 +1,18 @@
 //! The `edit` pipeline: request → file checks → resolution → plan → splice → write → response.
 
-use hashline_anchor::tag::file_tag;
 use hashline_core::{Edit, ErrorCode, TextFile};
 use hashline_state::SnapshotStore;
 use hashline_syntax::hash_json::{parse_envelope, parse_items, EditItem};
 
-use crate::diff::unified;
 use crate::fs::{FsError, Workspace};
 use crate::guard::GuardOptions;
 use crate::merge::forget_older;
 use crate::pipeline::commit::{commit, CommitError, Landing, Recorder, Staged};
 use crate::pipeline::files::{is_read_only, lock_and_read};
+use crate::pipeline::report::{change_report, noop_report};
 use crate::pipeline::stage::{self, encode, splice_file, Spliced};
 use crate::pipeline::Front;
-use crate::{FileOp, FileReport, Outcome};
+use crate::{FileOp, Outcome};
 
 use super::checks::{bare_prefix, boundary_warnings, repeated_lines, unicode_escape_warning};
 use super::plan::{label, plan};
@@ -172,14 +171,7 @@ fn run(
             live_text,
             &planned.noops,
         );
-        let report = report(
-            path,
-            FileOp::Noop,
-            Some(file_tag(live_text)),
-            String::new(),
-            None,
-            false,
-        );
+        let report = noop_report(path, live_text);
         return Ok(Outcome {
             ok: true,
             code: None,
@@ -237,13 +229,11 @@ fn run(
         &new_text,
         &warnings,
     );
-    let diff = unified(live_text, &new_text, path);
     let first = changed_range(live_text, &new_text).map(|(first, _)| first);
-    let report = report(
+    let report = change_report(
         path,
         FileOp::Update,
-        Some(file_tag(&new_text)),
-        diff,
+        (live_text, &new_text),
         first,
         !opts.dry_run,
     );
@@ -264,25 +254,6 @@ fn anchor_names(items: &[EditItem], origin: usize) -> Vec<String> {
         .collect();
     names.dedup();
     names
-}
-
-fn report(
-    path: &str,
-    op: FileOp,
-    tag: Option<String>,
-    diff: String,
-    first: Option<usize>,
-    written: bool,
-) -> FileReport {
-    FileReport {
-        path: path.to_owned(),
-        new_path: None,
-        op,
-        tag,
-        diff,
-        first_changed_line: first,
-        written,
-    }
 }
 
 /// The peer's wording for file-level failures (no bracketed code, except a change under us).

@@ -28,9 +28,10 @@ mod section;
 use hashline_core::{BlockResolver, ErrorCode};
 use hashline_state::SnapshotStore;
 
-use crate::diff::{first_changed_line, numbered, unified};
+use crate::diff::{first_changed_line, numbered};
 use crate::fs::{Target, Workspace};
 use crate::pipeline::commit::{lock_and_commit, Landing, Recorder, Staged};
+use crate::pipeline::report::{change_report, noop_report};
 use crate::{FileOp, FileReport, Outcome};
 
 use engine::{plan, Files, Planned};
@@ -194,15 +195,8 @@ pub fn preview(
 }
 
 fn report<H>(p: &Planned<H>, op: FileOp, written: bool) -> FileReport {
-    FileReport {
-        path: p.display.clone(),
-        new_path: None,
-        op,
-        tag: Some(p.new_tag.clone()),
-        diff: unified(&p.old_text, &p.new_text, &p.display),
-        first_changed_line: first_changed_line(&p.old_text, &p.new_text),
-        written,
-    }
+    let first = first_changed_line(&p.old_text, &p.new_text);
+    change_report(&p.display, op, (&p.old_text, &p.new_text), first, written)
 }
 
 /// The warning of a write the session store could not record.
@@ -240,11 +234,7 @@ fn run<F: Files>(
                 code: None,
                 text: messages::noop(&only.display),
                 warnings: only.warnings.clone(),
-                files: vec![FileReport {
-                    diff: String::new(),
-                    first_changed_line: None,
-                    ..report(only, FileOp::Noop, false)
-                }],
+                files: vec![noop_report(&only.display, &only.new_text)],
             };
         }
     }

@@ -3,7 +3,6 @@
 //! shared pipeline's (`crate::pipeline`).
 
 use hashline_anchor::lineid::{canonical_lines, render_read, render_row};
-use hashline_anchor::tag::file_tag;
 use hashline_core::{Edit, ErrorCode, TextFile};
 use hashline_state::SnapshotStore;
 use hashline_syntax::lineid_json::{parse_request, EditOp, Request};
@@ -12,11 +11,12 @@ use super::error::EngineError;
 use super::plan::{application_order, lower, resolve, validate};
 use super::rebase::choose_base;
 use super::EditOptions;
-use crate::diff::{first_changed_line, unified};
+use crate::diff::first_changed_line;
 use crate::fs::{FsError, Target, Workspace};
 use crate::guard::GuardOptions;
 use crate::pipeline::commit::{commit, CommitError, Landing, Recorder, Staged};
-use crate::pipeline::files::lock_and_read;
+use crate::pipeline::files::{lock_and_read, open_for_read, read_text};
+use crate::pipeline::report::{change_report, read_report};
 use crate::pipeline::stage::{self, encode, splice_file, Spliced};
 use crate::pipeline::Front;
 use crate::{FileOp, FileReport, Outcome};
@@ -46,28 +46,15 @@ pub fn read(
     limit: Option<usize>,
 ) -> Outcome {
     let run = || -> Result<Outcome, EngineError> {
-        let target = ws.resolve(path).map_err(fs_error)?;
-        // A hard-linked file is rewritten in place: wait for a running edit rather than show half.
-        let _guard = ws.lock_for_read(&target).map_err(fs_error)?;
-        let bytes = ws
-            .read(&target)
+        let opened = open_for_read(ws, path).map_err(fs_error)?;
+        let text = read_text(ws, &opened)
             .map_err(fs_error)?
             .ok_or_else(|| EngineError::NotFound { path: path.into() })?;
-        // Only the text is needed from here on: drop the bytes (less peak memory).
-        let (_, text) = TextFile::decode(bytes).into_parts();
         let mut warnings = Vec::new();
-        if let Err(e) = store.record(&target.key, &text) {
+        if let Err(e) = store.record(&opened.target.key, &text) {
             warnings.push(format!("session store: {e}"));
         }
-        let report = FileReport {
-            path: path.into(),
-            new_path: None,
-            op: FileOp::Read,
-            tag: Some(file_tag(&text)),
-            diff: String::new(),
-            first_changed_line: None,
-            written: false,
-        };
+        let report = read_report(path, &text);
         Ok(Outcome {
             ok: true,
             code: None,
@@ -112,25 +99,31 @@ pub fn edit(
 
 /// The file report; `change` = the LF texts before and after, for the diff.
 fn report(req: &Request, op: FileOp, change: Option<(&str, &str)>, written: bool) -> FileReport {
-    let (diff, first_changed_line) = match change {
-        Some((old, new)) => (
-            unified(old, new, &req.file_path),
+    let report = match change {
+        Some((old, new)) => change_report(
+            &req.file_path,
+            op,
+            (old, new),
             first_changed_line(old, new),
+            written,
         ),
-        None => (String::new(), None),
+        None => FileReport {
+            path: req.file_path.clone(),
+            new_path: None,
+            op,
+            tag: None,
+            diff: String::new(),
+            first_changed_line: None,
+            written,
+        },
     };
     FileReport {
-        path: req.file_path.clone(),
         new_path: if op == FileOp::Rename {
             req.rename.clone()
         } else {
             None
         },
-        op,
-        tag: change.map(|(_, new)| file_tag(new)),
-        diff,
-        first_changed_line,
-        written,
+        ..report
     }
 }
 
