@@ -10,7 +10,7 @@ use crate::merge::forget_older;
 use crate::pipeline::commit::{commit, CommitError, Landing, Recorder, Staged};
 use crate::pipeline::files::{is_read_only, lock_and_read};
 use crate::pipeline::report::{change_report, noop_report};
-use crate::pipeline::stage::{self, encode, splice_file, Spliced};
+use crate::pipeline::stage::{guard_and_encode, splice_file, Checked};
 use crate::pipeline::Front;
 use crate::{FileOp, Outcome};
 
@@ -122,10 +122,7 @@ fn run(
     };
 
     let lines: Vec<&str> = file.lines().collect();
-    let Spliced {
-        out,
-        text: new_text,
-    } = splice_file(&file, &lines, &edits)
+    let spliced = splice_file(&file, &lines, &edits)
         .map_err(|e| Refusal::new(ErrorCode::InvalidPatch, format!("[E_INVALID_PATCH] {e}")))?;
     let anchor = |n: usize| {
         let hashes = hashline_anchor::hash_json::hash_lines(live_text);
@@ -155,7 +152,11 @@ fn run(
         allow_syntax_errors: opts.guard.allow_syntax_errors || env.allow_syntax_errors,
         ..opts.guard
     };
-    let guard_warnings = stage::guard(&front, live_text, &lines, &edits, &new_text, &guard_opts)
+    let Checked {
+        text: new_text,
+        encoded,
+        warnings: guard_warnings,
+    } = guard_and_encode(&front, &file, &lines, &edits, spliced, &guard_opts)
         .map_err(|g| Refusal::new(g.code, g.message))?;
     if !live_text.is_empty() && new_text.is_empty() {
         return Err(Refusal::new(
@@ -190,9 +191,8 @@ fn run(
     };
     warnings.extend(repeated_lines(&lines, &edits, &labels));
     warnings.extend(guard_warnings);
-    // The re-read rule is not applied here: the peer reports the spliced text (issue 10 leaves
-    // that behaviour as it is).
-    let encoded = encode(&file, &out, &new_text);
+    // The re-read rule (`encoded.reread`) is not applied here: the peer reports the spliced
+    // text (issue 10 leaves that behaviour as it is).
     if file.is_lossy() {
         warnings.push(LOSSY.to_owned());
         warnings.extend(encoded.lost_bytes);

@@ -7,17 +7,17 @@ use super::error::HashlineError;
 use super::lower::{lower, BlockCtx};
 use super::messages;
 use crate::guard;
-use crate::pipeline::stage::{self, splice_file};
+use crate::pipeline::stage::{guard_and_encode, splice_file, Encoded, Spliced};
 use crate::pipeline::Front;
 
 /// One section applied in memory to one text.
 #[derive(Debug, Clone)]
 pub(crate) struct Applied {
-    /// The output lines, in terms of the text's original lines.
-    pub out: Vec<OutLine>,
     /// The new LF text.
     pub text: String,
-    /// Repair warnings and repeated-line notices.
+    /// The bytes to write and what encoding them found.
+    pub encoded: Encoded,
+    /// Repair warnings and repeated-line notices, then the guard's.
     pub warnings: Vec<String>,
 }
 
@@ -46,30 +46,19 @@ pub(crate) fn apply_hunks(
     let lines: Vec<&str> = file.lines().collect();
     let lowered = lower(file.text(), &lines, hunks, ctx)?;
     let spliced = splice_file(file, &lines, &lowered.edits).map_err(splice_error)?;
-    let mut warnings = lowered.warnings;
-    warnings.extend(guard_edits(
-        file,
-        &lines,
-        &lowered.edits,
-        &spliced.text,
-        ctx,
-    )?);
-    Ok(Applied {
-        out: spliced.out,
-        text: spliced.text,
-        warnings,
-    })
+    check(file, &lines, &lowered.edits, spliced, lowered.warnings, ctx)
 }
 
-/// Run the edit guard on `edits` (in the numbering of `lines`, the lines of `file`) whose result
-/// is `after`; anchors in its messages are this dialect's `N:TEXT`.
-pub(crate) fn guard_edits(
+/// Guard and encode `spliced`, the result of `edits` (in the numbering of `lines`, the lines of
+/// `file`); anchors in the guard's messages are this dialect's `N:TEXT`. `warnings` come first.
+pub(crate) fn check(
     file: &TextFile,
     lines: &[&str],
     edits: &[Edit],
-    after: &str,
+    spliced: Spliced,
+    mut warnings: Vec<String>,
     ctx: BlockCtx<'_>,
-) -> Result<Vec<String>, HashlineError> {
+) -> Result<Applied, HashlineError> {
     let path = ctx.path.to_string_lossy();
     let anchor = |n: usize| format!("{n}:{}", lines.get(n - 1).copied().unwrap_or(""));
     let front = Front {
@@ -77,14 +66,13 @@ pub(crate) fn guard_edits(
         anchor: &anchor,
         label: &guard::op_label,
     };
-    Ok(stage::guard(
-        &front,
-        file.text(),
-        lines,
-        edits,
-        after,
-        &ctx.guard,
-    )?)
+    let checked = guard_and_encode(&front, file, lines, edits, spliced, &ctx.guard)?;
+    warnings.extend(checked.warnings);
+    Ok(Applied {
+        text: checked.text,
+        encoded: checked.encoded,
+        warnings,
+    })
 }
 
 /// Whether the section names any line (anything but `insert head:` / `insert tail:`).

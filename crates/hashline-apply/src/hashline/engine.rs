@@ -14,7 +14,6 @@ use super::error::HashlineError;
 use super::lower::BlockCtx;
 use super::section::{prepare, Mode, SectionInput};
 use super::{messages, EditOptions};
-use crate::pipeline::stage::encode;
 
 /// Where sections' paths land and how files are read.
 pub(crate) trait Files {
@@ -103,7 +102,7 @@ pub(crate) fn plan<F: Files>(
             key: &key,
         };
         let result = prepare(&input, &live, store, ctx, mode)?;
-        let encoded = encode(&live, &result.out, &result.text);
+        let encoded = result.encoded;
         let new_bytes = encoded.bytes;
         let mut warnings = result.warnings;
         warnings.extend(encoded.lost_bytes);

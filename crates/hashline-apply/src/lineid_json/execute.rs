@@ -17,7 +17,7 @@ use crate::guard::GuardOptions;
 use crate::pipeline::commit::{commit, CommitError, Landing, Recorder, Staged};
 use crate::pipeline::files::{lock_and_read, open_for_read, read_text};
 use crate::pipeline::report::{change_report, read_report};
-use crate::pipeline::stage::{self, encode, splice_file, Spliced};
+use crate::pipeline::stage::{guard_and_encode, splice_file, Checked};
 use crate::pipeline::Front;
 use crate::{FileOp, FileReport, Outcome};
 
@@ -222,14 +222,11 @@ fn run(
     let lowered = lower(&resolved, &order, &disk_lines, warnings)?;
 
     let core_lines: Vec<&str> = file.lines().collect();
-    let Spliced {
-        out,
-        text: new_text,
-    } = splice_file(&file, &core_lines, &lowered.edits).map_err(|e| EngineError::Io {
+    let spliced = splice_file(&file, &core_lines, &lowered.edits).map_err(|e| EngineError::Io {
         code: ErrorCode::LineRange,
         message: e.to_string(),
     })?;
-    if new_text == file.text() && destination.is_none() {
+    if spliced.text == file.text() && destination.is_none() {
         let suffix = if lowered.noops > 0 {
             format!(
                 " No-op edits: {}. Re-read the file and provide content that differs from current lines.",
@@ -254,17 +251,21 @@ fn run(
         allow_syntax_errors: opts.guard.allow_syntax_errors || req.allow_syntax_errors,
         ..opts.guard
     };
-    warnings.extend(stage::guard(
+    let Checked {
+        text: new_text,
+        encoded,
+        warnings: guard_warnings,
+    } = guard_and_encode(
         &front,
-        file.text(),
+        &file,
         &core_lines,
         &lowered.edits,
-        &new_text,
+        spliced,
         &guard_opts,
-    )?);
-    // The re-read rule is not applied here: the seed reports the spliced text (issue 10 leaves
-    // that behaviour as it is).
-    let encoded = encode(&file, &out, &new_text);
+    )?;
+    warnings.extend(guard_warnings);
+    // The re-read rule (`encoded.reread`) is not applied here: the seed reports the spliced
+    // text (issue 10 leaves that behaviour as it is).
     let new_bytes = encoded.bytes;
     warnings.extend(encoded.lost_bytes);
     // Moved, not copied: the bytes go to the transaction, the text stays for the report.

@@ -35,9 +35,40 @@ pub(crate) fn splice_file(
     Ok(Spliced { out, text })
 }
 
+/// One file's spliced edits, passed by the guard and encoded.
+#[derive(Debug, Clone)]
+pub(crate) struct Checked {
+    /// The new LF text as spliced (see [`Encoded::reread`] for what a read will show).
+    pub text: String,
+    /// The bytes to write and what encoding them found.
+    pub encoded: Encoded,
+    /// The guard's `[W_…]` warnings.
+    pub warnings: Vec<String>,
+}
+
+/// Run the edit guard on `spliced` (the result of `edits`, in the numbering of `lines`, the
+/// lines of `file`) and encode it. The front end splices first ([`splice_file`]) so that its
+/// own checks of the spliced text (a no-op, an emptied file) keep their seed's place.
+pub(crate) fn guard_and_encode(
+    front: &Front<'_>,
+    file: &TextFile,
+    lines: &[&str],
+    edits: &[Edit],
+    spliced: Spliced,
+    opts: &GuardOptions<'_>,
+) -> Result<Checked, GuardRefusal> {
+    let warnings = guard(front, file.text(), lines, edits, &spliced.text, opts)?;
+    let encoded = encode(file, &spliced.out, &spliced.text);
+    Ok(Checked {
+        text: spliced.text,
+        encoded,
+        warnings,
+    })
+}
+
 /// Run the edit guard on `edits` (in the numbering of `lines`, the lines of `before`) whose
 /// result is `after`. `Ok` carries the guard's `[W_…]` warnings.
-pub(crate) fn guard(
+fn guard(
     front: &Front<'_>,
     before: &str,
     lines: &[&str],
@@ -70,7 +101,7 @@ pub(crate) struct Encoded {
 }
 
 /// Encode `out` (whose LF text is `text`) in `file`'s line endings and apply the re-read rule.
-pub(crate) fn encode(file: &TextFile, out: &[OutLine], text: &str) -> Encoded {
+fn encode(file: &TextFile, out: &[OutLine], text: &str) -> Encoded {
     let bytes = file.encode(out);
     let lost_bytes = file.lost_bytes_warning(out);
     let reread = TextFile::reread_text(text, &bytes);
