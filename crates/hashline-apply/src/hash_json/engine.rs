@@ -5,7 +5,6 @@ use hashline_state::SnapshotStore;
 use hashline_syntax::hash_json::{parse_envelope, parse_items, EditItem};
 
 use crate::fs::{FsError, Workspace};
-use crate::guard::GuardOptions;
 use crate::merge::forget_older;
 use crate::pipeline::commit::{commit, CommitError, Landing, Recorder, Staged};
 use crate::pipeline::files::{is_read_only, lock_and_read};
@@ -148,10 +147,7 @@ fn run(
         anchor: &anchor,
         label: &name_of,
     };
-    let guard_opts = GuardOptions {
-        allow_syntax_errors: opts.guard.allow_syntax_errors || env.allow_syntax_errors,
-        ..opts.guard
-    };
+    let guard_opts = opts.guard.allowing_syntax_errors(env.allow_syntax_errors);
     let Checked {
         text: new_text,
         encoded,

@@ -13,7 +13,6 @@ use super::rebase::choose_base;
 use super::EditOptions;
 use crate::diff::first_changed_line;
 use crate::fs::{FsError, Target, Workspace};
-use crate::guard::GuardOptions;
 use crate::pipeline::commit::{commit, CommitError, Landing, Recorder, Staged};
 use crate::pipeline::files::{lock_and_read, open_for_read, read_text};
 use crate::pipeline::report::{change_report, read_report};
@@ -247,10 +246,7 @@ fn run(
         anchor: &anchor,
         label: &label,
     };
-    let guard_opts = GuardOptions {
-        allow_syntax_errors: opts.guard.allow_syntax_errors || req.allow_syntax_errors,
-        ..opts.guard
-    };
+    let guard_opts = opts.guard.allowing_syntax_errors(req.allow_syntax_errors);
     let Checked {
         text: new_text,
         encoded,
