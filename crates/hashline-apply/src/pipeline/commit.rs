@@ -223,3 +223,140 @@ fn remove_dirs(created: &[PathBuf]) {
         let _ = std::fs::remove_dir(d);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hashline_state::MemoryStore;
+
+    fn setup(files: &[(&str, &str)]) -> (tempfile::TempDir, Workspace) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for (name, text) in files {
+            std::fs::write(dir.path().join(name), text).expect("write fixture");
+        }
+        let ws = Workspace::new(dir.path()).expect("workspace");
+        (dir, ws)
+    }
+
+    fn word(e: &StoreError) -> String {
+        format!("store: {e}")
+    }
+
+    fn update<'a>(target: &'a Target, old: &str, new: &'a str) -> Staged<'a> {
+        Staged {
+            target,
+            landing: Landing::Update {
+                expected: old.as_bytes().to_vec(),
+            },
+            bytes: new.as_bytes().to_vec(),
+            text: new,
+        }
+    }
+
+    #[test]
+    fn every_file_is_written_and_recorded() {
+        let (dir, ws) = setup(&[("a.txt", "a\n"), ("b.txt", "b\n")]);
+        let store = MemoryStore::new();
+        let (a, b) = (
+            ws.resolve("a.txt").expect("a"),
+            ws.resolve("b.txt").expect("b"),
+        );
+        let recorder = Recorder {
+            store: &store,
+            word: &word,
+        };
+        let staged = vec![update(&a, "a\n", "A\n"), update(&b, "b\n", "B\n")];
+        let warnings = lock_and_commit(&ws, staged, &recorder).expect("commit");
+        assert_eq!(warnings, vec![Vec::<String>::new(), Vec::new()]);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a.txt")).expect("a"),
+            "A\n"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("b.txt")).expect("b"),
+            "B\n"
+        );
+        let head = store.head(&b.key).expect("store").expect("recorded");
+        assert_eq!(head.text, "B\n");
+    }
+
+    #[test]
+    fn one_changed_file_writes_and_records_nothing() {
+        let (dir, ws) = setup(&[("a.txt", "a\n"), ("b.txt", "changed\n")]);
+        let store = MemoryStore::new();
+        let (a, b) = (
+            ws.resolve("a.txt").expect("a"),
+            ws.resolve("b.txt").expect("b"),
+        );
+        let recorder = Recorder {
+            store: &store,
+            word: &word,
+        };
+        let staged = vec![update(&a, "a\n", "A\n"), update(&b, "b\n", "B\n")];
+        let err = lock_and_commit(&ws, staged, &recorder).expect_err("refused");
+        assert!(
+            matches!(err, CommitError::Fs(FsError::Changed { .. })),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a.txt")).expect("a"),
+            "a\n"
+        );
+        assert!(store.head(&a.key).expect("store").is_none());
+    }
+
+    #[test]
+    fn directories_made_for_a_failed_commit_are_removed() {
+        let (dir, ws) = setup(&[("b.txt", "changed\n")]);
+        let store = MemoryStore::new();
+        let created = ws.resolve("new/deep/c.txt").expect("c");
+        let b = ws.resolve("b.txt").expect("b");
+        let recorder = Recorder {
+            store: &store,
+            word: &word,
+        };
+        let staged = vec![
+            Staged {
+                target: &created,
+                landing: Landing::Create,
+                bytes: b"c\n".to_vec(),
+                text: "c\n",
+            },
+            update(&b, "b\n", "B\n"),
+        ];
+        assert!(lock_and_commit(&ws, staged, &recorder).is_err());
+        assert!(!dir.path().join("new").exists());
+    }
+
+    #[test]
+    fn a_move_records_the_destination_and_forgets_the_source() {
+        let (dir, ws) = setup(&[("a.txt", "a\n")]);
+        let store = MemoryStore::new();
+        let a = ws.resolve("a.txt").expect("a");
+        store.record(&a.key, "a\n").expect("record");
+        let dest = ws.resolve("sub/b.txt").expect("b");
+        let recorder = Recorder {
+            store: &store,
+            word: &word,
+        };
+        let staged = vec![Staged {
+            target: &a,
+            landing: Landing::Rename {
+                expected: b"a\n".to_vec(),
+                dest: &dest,
+                overwrite: false,
+            },
+            bytes: b"b\n".to_vec(),
+            text: "b\n",
+        }];
+        lock_and_commit(&ws, staged, &recorder).expect("commit");
+        assert!(!dir.path().join("a.txt").exists());
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("sub/b.txt")).expect("b"),
+            "b\n"
+        );
+        assert!(store.head(&a.key).expect("store").is_none());
+        let head = store.head(&dest.key).expect("store").expect("recorded");
+        assert_eq!(head.text, "b\n");
+    }
+}

@@ -111,3 +111,65 @@ fn encode(file: &TextFile, out: &[OutLine], text: &str) -> Encoded {
         reread,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hashline_core::EditKind;
+
+    fn replace(line: usize, rows: &[&str]) -> Edit {
+        Edit {
+            kind: EditKind::Replace {
+                start: line,
+                end: line,
+            },
+            rows: rows.iter().map(|r| r.to_string()).collect(),
+            origin: 0,
+        }
+    }
+
+    fn run(bytes: &[u8], edit: Edit) -> Result<Checked, GuardRefusal> {
+        let file = TextFile::decode(bytes.to_vec());
+        let lines: Vec<&str> = file.lines().collect();
+        let edits = vec![edit];
+        let spliced = splice_file(&file, &lines, &edits).expect("splice");
+        let anchor = |n: usize| format!("{n}:{}", lines.get(n - 1).copied().unwrap_or(""));
+        let front = Front {
+            path: "a.txt",
+            anchor: &anchor,
+            label: &guard::op_label,
+        };
+        guard_and_encode(
+            &front,
+            &file,
+            &lines,
+            &edits,
+            spliced,
+            &GuardOptions::default(),
+        )
+    }
+
+    #[test]
+    fn untouched_lines_keep_their_endings() {
+        let checked = run(b"a\r\nb\r\nc\r\n", replace(2, &["B"])).expect("checked");
+        assert_eq!(checked.text, "a\nB\nc\n");
+        assert_eq!(checked.encoded.bytes, b"a\r\nB\r\nc\r\n");
+        assert_eq!(checked.encoded.reread, None);
+    }
+
+    #[test]
+    fn a_leading_feff_reads_back_as_a_bom() {
+        let checked = run(b"a\nb\n", replace(1, &["\u{FEFF}a"])).expect("checked");
+        assert_eq!(checked.encoded.reread.as_deref(), Some("a\nb\n"));
+    }
+
+    #[test]
+    fn the_guard_refuses_with_the_front_ends_anchors() {
+        let refusal = run(b"a\nb\nc\n", replace(2, &["2:b"])).expect_err("refused");
+        assert!(
+            refusal.message.contains("replace 2..2"),
+            "{}",
+            refusal.message
+        );
+    }
+}
