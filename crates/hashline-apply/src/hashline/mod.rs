@@ -24,6 +24,8 @@ mod recovery;
 mod repair;
 mod result;
 mod section;
+#[cfg(test)]
+mod test_support;
 
 use hashline_core::{BlockResolver, ErrorCode};
 use hashline_state::SnapshotStore;

@@ -254,33 +254,15 @@ fn seed_would_replay(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hashline::test_support::{ctx, hunk};
     use hashline_syntax::hashline::HunkOp;
-    use std::path::Path;
 
     fn replace(n: u64, row: &str) -> Hunk {
-        Hunk {
-            op: HunkOp::Replace { start: n, end: n },
-            rows: vec![row.to_string()],
-            header_line: 1,
-            header_span: 0..0,
-        }
+        hunk(HunkOp::Replace { start: n, end: n }, &[row])
     }
 
     fn insert_after(n: u64, row: &str) -> Hunk {
-        Hunk {
-            op: HunkOp::InsertAfter(n),
-            rows: vec![row.to_string()],
-            header_line: 1,
-            header_span: 0..0,
-        }
-    }
-
-    fn ctx() -> BlockCtx<'static> {
-        BlockCtx {
-            guard: Default::default(),
-            resolver: None,
-            path: Path::new("a.ts"),
-        }
+        hunk(HunkOp::InsertAfter(n), &[row])
     }
 
     fn numbered(range: std::ops::RangeInclusive<u32>) -> String {
