@@ -9,7 +9,7 @@ use crate::merge::forget_older;
 use crate::pipeline::commit::{commit, CommitError, Landing, Recorder, Staged};
 use crate::pipeline::files::{is_read_only, lock_and_read};
 use crate::pipeline::report::{change_report, noop_report};
-use crate::pipeline::stage::{guard_and_encode, splice_file, Checked};
+use crate::pipeline::stage::{guard_and_encode, splice_file};
 use crate::pipeline::Front;
 use crate::{FileOp, Outcome};
 
@@ -146,14 +146,11 @@ fn run(
         path,
         anchor: &anchor,
         label: &name_of,
+        allow_syntax_errors: env.allow_syntax_errors,
     };
-    let guard_opts = opts.guard.allowing_syntax_errors(env.allow_syntax_errors);
-    let Checked {
-        text: new_text,
-        encoded,
-        warnings: guard_warnings,
-    } = guard_and_encode(&front, &file, &lines, &edits, spliced, &guard_opts)
+    let checked = guard_and_encode(&front, &file, &lines, &edits, spliced, &opts.guard)
         .map_err(|g| Refusal::new(g.code, g.message))?;
+    let (new_text, encoded) = (checked.text, checked.encoded);
     if !live_text.is_empty() && new_text.is_empty() {
         return Err(Refusal::new(
             ErrorCode::WouldEmpty,
@@ -186,7 +183,7 @@ fn run(
             .unwrap_or_default()
     };
     warnings.extend(repeated_lines(&lines, &edits, &labels));
-    warnings.extend(guard_warnings);
+    warnings.extend(checked.warnings);
     // The re-read rule (`encoded.reread`) is not applied here: the peer reports the spliced
     // text (issue 10 leaves that behaviour as it is).
     if file.is_lossy() {

@@ -65,6 +65,7 @@ pub(crate) fn check(
         path: &path,
         anchor: &anchor,
         label: &guard::op_label,
+        allow_syntax_errors: false,
     };
     let checked = guard_and_encode(&front, file, lines, edits, spliced, &ctx.guard)?;
     warnings.extend(checked.warnings);

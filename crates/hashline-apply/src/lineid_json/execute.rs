@@ -16,7 +16,7 @@ use crate::fs::{FsError, Target, Workspace};
 use crate::pipeline::commit::{commit, CommitError, Landing, Recorder, Staged};
 use crate::pipeline::files::{lock_and_read, open_for_read, read_text};
 use crate::pipeline::report::{change_report, read_report};
-use crate::pipeline::stage::{guard_and_encode, splice_file, Checked};
+use crate::pipeline::stage::{guard_and_encode, splice_file};
 use crate::pipeline::Front;
 use crate::{FileOp, FileReport, Outcome};
 
@@ -245,21 +245,18 @@ fn run(
         path: &req.file_path,
         anchor: &anchor,
         label: &label,
+        allow_syntax_errors: req.allow_syntax_errors,
     };
-    let guard_opts = opts.guard.allowing_syntax_errors(req.allow_syntax_errors);
-    let Checked {
-        text: new_text,
-        encoded,
-        warnings: guard_warnings,
-    } = guard_and_encode(
+    let checked = guard_and_encode(
         &front,
         &file,
         &core_lines,
         &lowered.edits,
         spliced,
-        &guard_opts,
+        &opts.guard,
     )?;
-    warnings.extend(guard_warnings);
+    let (new_text, encoded) = (checked.text, checked.encoded);
+    warnings.extend(checked.warnings);
     // The re-read rule (`encoded.reread`) is not applied here: the seed reports the spliced
     // text (issue 10 leaves that behaviour as it is).
     let new_bytes = encoded.bytes;

@@ -253,20 +253,29 @@ mod tests {
         }
     }
 
+    /// `a.txt` holding `a`, `b.txt` holding `b_on_disk`, an empty store, both targets.
+    fn two_files(b_on_disk: &str) -> (tempfile::TempDir, Workspace, MemoryStore, [Target; 2]) {
+        let (dir, ws) = setup(&[("a.txt", "a\n"), ("b.txt", b_on_disk)]);
+        let a = ws.resolve("a.txt").expect("a");
+        let b = ws.resolve("b.txt").expect("b");
+        (dir, ws, MemoryStore::new(), [a, b])
+    }
+
+    /// Both files edited as read with `a` and `b`, upper-cased, in one commit.
+    fn edit_both(
+        ws: &Workspace,
+        store: &MemoryStore,
+        [a, b]: [&Target; 2],
+    ) -> Result<Vec<Vec<String>>, CommitError> {
+        let recorder = Recorder { store, word: &word };
+        let staged = vec![update(a, "a\n", "A\n"), update(b, "b\n", "B\n")];
+        lock_and_commit(ws, staged, &recorder)
+    }
+
     #[test]
     fn every_file_is_written_and_recorded() {
-        let (dir, ws) = setup(&[("a.txt", "a\n"), ("b.txt", "b\n")]);
-        let store = MemoryStore::new();
-        let (a, b) = (
-            ws.resolve("a.txt").expect("a"),
-            ws.resolve("b.txt").expect("b"),
-        );
-        let recorder = Recorder {
-            store: &store,
-            word: &word,
-        };
-        let staged = vec![update(&a, "a\n", "A\n"), update(&b, "b\n", "B\n")];
-        let warnings = lock_and_commit(&ws, staged, &recorder).expect("commit");
+        let (dir, ws, store, [a, b]) = two_files("b\n");
+        let warnings = edit_both(&ws, &store, [&a, &b]).expect("commit");
         assert_eq!(warnings, vec![Vec::<String>::new(), Vec::new()]);
         assert_eq!(
             std::fs::read_to_string(dir.path().join("a.txt")).expect("a"),
@@ -282,18 +291,8 @@ mod tests {
 
     #[test]
     fn one_changed_file_writes_and_records_nothing() {
-        let (dir, ws) = setup(&[("a.txt", "a\n"), ("b.txt", "changed\n")]);
-        let store = MemoryStore::new();
-        let (a, b) = (
-            ws.resolve("a.txt").expect("a"),
-            ws.resolve("b.txt").expect("b"),
-        );
-        let recorder = Recorder {
-            store: &store,
-            word: &word,
-        };
-        let staged = vec![update(&a, "a\n", "A\n"), update(&b, "b\n", "B\n")];
-        let err = lock_and_commit(&ws, staged, &recorder).expect_err("refused");
+        let (dir, ws, store, [a, b]) = two_files("changed\n");
+        let err = edit_both(&ws, &store, [&a, &b]).expect_err("refused");
         assert!(
             matches!(err, CommitError::Fs(FsError::Changed { .. })),
             "{err}"

@@ -13,6 +13,8 @@ pub(crate) struct Front<'a> {
     pub anchor: &'a dyn Fn(usize) -> String,
     /// Names an edit the way the request did (`replace 5..7`, `edits[0]`).
     pub label: &'a dyn Fn(&Edit) -> String,
+    /// The request's own `allowSyntaxErrors` (added to the call's guard options).
+    pub allow_syntax_errors: bool,
 }
 
 /// One file's edits spliced in memory.
@@ -57,7 +59,8 @@ pub(crate) fn guard_and_encode(
     spliced: Spliced,
     opts: &GuardOptions<'_>,
 ) -> Result<Checked, GuardRefusal> {
-    let warnings = guard(front, file.text(), lines, edits, &spliced.text, opts)?;
+    let opts = opts.allowing_syntax_errors(front.allow_syntax_errors);
+    let warnings = guard(front, file.text(), lines, edits, &spliced.text, &opts)?;
     let encoded = encode(file, &spliced.out, &spliced.text);
     Ok(Checked {
         text: spliced.text,
@@ -138,6 +141,7 @@ mod tests {
             path: "a.txt",
             anchor: &anchor,
             label: &guard::op_label,
+            allow_syntax_errors: false,
         };
         guard_and_encode(
             &front,
