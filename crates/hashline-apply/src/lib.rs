@@ -12,6 +12,8 @@
 //! * [`lineid_json`]: the `LINE#ID` dialect (seed `004`): `read --anchors lineid`, `edit`.
 //! * [`merge`]: the stale-anchor merge all three dialects share (DEVIATIONS §1): edits on a
 //!   recorded version carried onto the disk version, or a typed refusal.
+//! * `pipeline` (internal): the executor the three dialects share once their front end resolved
+//!   a request: splice, guard, encode, one `Transaction`, the session store.
 //!
 //! Every engine returns an [`Outcome`]: the model-facing text plus structured facts.
 
@@ -23,5 +25,6 @@ pub mod hashline;
 pub mod lineid_json;
 pub mod merge;
 mod outcome;
+mod pipeline;
 
 pub use outcome::{warnings_block, FileOp, FileReport, Outcome};

@@ -54,6 +54,16 @@ impl std::fmt::Debug for GuardOptions<'_> {
     }
 }
 
+impl GuardOptions<'_> {
+    /// These options with a request's own `allowSyntaxErrors` added (either one allows).
+    pub fn allowing_syntax_errors(self, allow: bool) -> Self {
+        GuardOptions {
+            allow_syntax_errors: self.allow_syntax_errors || allow,
+            ..self
+        }
+    }
+}
+
 /// A refusal of the guard: nothing is written.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]

@@ -1,15 +1,17 @@
 //! The `edit` pipeline: request → file checks → resolution → plan → splice → write → response.
 
-use hashline_anchor::tag::file_tag;
-use hashline_core::{splice, Edit, ErrorCode, TextFile};
+use hashline_core::{Edit, ErrorCode, TextFile};
 use hashline_state::SnapshotStore;
 use hashline_syntax::hash_json::{parse_envelope, parse_items, EditItem};
 
-use crate::diff::unified;
-use crate::fs::{FsError, Target, Transaction, Workspace};
-use crate::guard;
+use crate::fs::{FsError, Workspace};
 use crate::merge::forget_older;
-use crate::{FileOp, FileReport, Outcome};
+use crate::pipeline::commit::{commit, CommitError, Landing, Recorder, Staged};
+use crate::pipeline::files::{is_read_only, lock_and_read};
+use crate::pipeline::report::{change_report, noop_report};
+use crate::pipeline::stage::{guard_and_encode, splice_file};
+use crate::pipeline::Front;
+use crate::{FileOp, Outcome};
 
 use super::checks::{bare_prefix, boundary_warnings, repeated_lines, unicode_escape_warning};
 use super::plan::{label, plan};
@@ -62,16 +64,12 @@ fn run(
     let env = parse_envelope(request)?;
     let path = env.path.as_str();
     let target = ws.resolve(path).map_err(|e| fs_refusal(&e, path))?;
-    let _guard = ws.lock(&[&target]).map_err(|e| fs_refusal(&e, path))?;
-    let bytes = match ws.read(&target) {
-        Ok(Some(bytes)) => bytes,
-        Ok(None) => {
-            return Err(Refusal::new(
-                ErrorCode::FileNotFound,
-                format!("File not found: {path}"),
-            ))
-        }
-        Err(e) => return Err(fs_refusal(&e, path)),
+    let (_guard, read) = lock_and_read(ws, &[&target]).map_err(|e| fs_refusal(&e, path))?;
+    let Some(bytes) = read else {
+        return Err(Refusal::new(
+            ErrorCode::FileNotFound,
+            format!("File not found: {path}"),
+        ));
     };
     match detect(&bytes) {
         FileKind::Text => {}
@@ -123,9 +121,8 @@ fn run(
     };
 
     let lines: Vec<&str> = file.lines().collect();
-    let out = splice(&lines, &edits)
+    let spliced = splice_file(&file, &lines, &edits)
         .map_err(|e| Refusal::new(ErrorCode::InvalidPatch, format!("[E_INVALID_PATCH] {e}")))?;
-    let new_text = file.render_text(&out);
     let anchor = |n: usize| {
         let hashes = hashline_anchor::hash_json::hash_lines(live_text);
         let mut row = String::new();
@@ -145,21 +142,15 @@ fn run(
             .map(label)
             .unwrap_or_default()
     };
-    let subject = guard::Subject {
+    let front = Front {
         path,
-        lines: &lines,
-        edits: &edits,
-        before: live_text,
-        after: &new_text,
         anchor: &anchor,
         label: &name_of,
+        allow_syntax_errors: env.allow_syntax_errors,
     };
-    let guard_opts = guard::GuardOptions {
-        allow_syntax_errors: opts.guard.allow_syntax_errors || env.allow_syntax_errors,
-        ..opts.guard
-    };
-    let guard_warnings =
-        guard::check(&subject, &guard_opts).map_err(|g| Refusal::new(g.code, g.message))?;
+    let checked = guard_and_encode(&front, &file, &lines, &edits, spliced, &opts.guard)
+        .map_err(|g| Refusal::new(g.code, g.message))?;
+    let (new_text, encoded) = (checked.text, checked.encoded);
     if !live_text.is_empty() && new_text.is_empty() {
         return Err(Refusal::new(
             ErrorCode::WouldEmpty,
@@ -174,14 +165,7 @@ fn run(
             live_text,
             &planned.noops,
         );
-        let report = report(
-            path,
-            FileOp::Noop,
-            Some(file_tag(live_text)),
-            String::new(),
-            None,
-            false,
-        );
+        let report = noop_report(path, live_text);
         return Ok(Outcome {
             ok: true,
             code: None,
@@ -199,21 +183,36 @@ fn run(
             .unwrap_or_default()
     };
     warnings.extend(repeated_lines(&lines, &edits, &labels));
-    warnings.extend(guard_warnings);
+    warnings.extend(checked.warnings);
+    // The re-read rule (`encoded.reread`) is not applied here: the peer reports the spliced
+    // text (issue 10 leaves that behaviour as it is).
     if file.is_lossy() {
         warnings.push(LOSSY.to_owned());
-        warnings.extend(file.lost_bytes_warning(&out));
+        warnings.extend(encoded.lost_bytes);
     }
-    let new_bytes = file.encode(&out);
+    let new_bytes = encoded.bytes;
     if !opts.dry_run {
-        let mut tx = Transaction::new();
-        tx.write(&target, Some(file.bytes().to_vec()), new_bytes);
-        tx.commit(ws).map_err(|e| fs_refusal(&e, path))?;
-        if let Err(e) = store.record(&target.key, &new_text) {
-            warnings.push(format!(
-                "The session state was not updated ({e}); read the file before the next edit."
-            ));
-        }
+        let staged = Staged {
+            target: &target,
+            landing: Landing::Update {
+                expected: file.bytes().to_vec(),
+            },
+            bytes: new_bytes,
+            text: &new_text,
+        };
+        let recorder = Recorder {
+            store,
+            word: &|e| {
+                format!(
+                    "The session state was not updated ({e}); read the file before the next edit."
+                )
+            },
+        };
+        let recorded = commit(ws, vec![staged], &recorder).map_err(|e| match e {
+            CommitError::Fs(e) => fs_refusal(&e, path),
+            other => Refusal::new(other.code(), other.to_string()),
+        })?;
+        warnings.extend(recorded.into_iter().flatten());
     }
     let text = applied(
         path,
@@ -223,13 +222,11 @@ fn run(
         &new_text,
         &warnings,
     );
-    let diff = unified(live_text, &new_text, path);
     let first = changed_range(live_text, &new_text).map(|(first, _)| first);
-    let report = report(
+    let report = change_report(
         path,
         FileOp::Update,
-        Some(file_tag(&new_text)),
-        diff,
+        (live_text, &new_text),
         first,
         !opts.dry_run,
     );
@@ -250,29 +247,6 @@ fn anchor_names(items: &[EditItem], origin: usize) -> Vec<String> {
         .collect();
     names.dedup();
     names
-}
-
-fn is_read_only(target: &Target) -> bool {
-    std::fs::metadata(&target.real).is_ok_and(|m| m.permissions().readonly())
-}
-
-fn report(
-    path: &str,
-    op: FileOp,
-    tag: Option<String>,
-    diff: String,
-    first: Option<usize>,
-    written: bool,
-) -> FileReport {
-    FileReport {
-        path: path.to_owned(),
-        new_path: None,
-        op,
-        tag,
-        diff,
-        first_changed_line: first,
-        written,
-    }
 }
 
 /// The peer's wording for file-level failures (no bracketed code, except a change under us).

@@ -23,6 +23,7 @@ use hashline_core::ErrorCode;
 use hashline_state::SnapshotStore;
 
 use crate::fs::{FsError, Workspace};
+use crate::pipeline::files::open_for_read;
 use crate::{FileOp, FileReport, Outcome};
 
 pub use args::{parse_arg, parse_window, BadReadArg, ReadArg};
@@ -271,14 +272,11 @@ pub fn read(
         Ok(parsed) => parsed,
         Err(err) => return Outcome::refused(ErrorCode::BadShape, err.to_string()),
     };
-    let target = match ws.resolve(path) {
-        Ok(target) => target,
+    let opened = match open_for_read(ws, path) {
+        Ok(opened) => opened,
         Err(err) => return Outcome::refused(err.code(), err.to_string()),
     };
-    let _guard = match ws.lock_for_read(&target) {
-        Ok(guard) => guard,
-        Err(err) => return Outcome::refused(err.code(), err.to_string()),
-    };
+    let target = &opened.target;
     let bytes: Vec<u8>;
     let source = match std::fs::metadata(&target.real) {
         Err(err) => match err.kind() {
@@ -289,7 +287,7 @@ pub fn read(
         Ok(meta) if meta.is_dir() => Source::Directory,
         // FIFOs, sockets and devices are never opened (a FIFO would block).
         Ok(meta) if !meta.is_file() => Source::Special,
-        Ok(_) => match ws.read(&target) {
+        Ok(_) => match ws.read(target) {
             Ok(Some(read)) => {
                 bytes = read;
                 Source::Bytes(&bytes)

@@ -1,33 +1,40 @@
 //! Applying one section's hunks to one text: lower, splice, render.
 
-use hashline_core::{splice, Edit, OutLine, TextFile};
+use hashline_core::{splice, Edit, OutLine, SpliceError, TextFile};
 use hashline_syntax::hashline::{Hunk, HunkOp};
 
 use super::error::HashlineError;
 use super::lower::{lower, BlockCtx};
 use super::messages;
 use crate::guard;
+use crate::pipeline::stage::{guard_and_encode, splice_file, Encoded, Spliced};
+use crate::pipeline::Front;
 
 /// One section applied in memory to one text.
 #[derive(Debug, Clone)]
 pub(crate) struct Applied {
-    /// The output lines, in terms of the text's original lines.
-    pub out: Vec<OutLine>,
     /// The new LF text.
     pub text: String,
-    /// Repair warnings and repeated-line notices.
+    /// The bytes to write and what encoding them found.
+    pub encoded: Encoded,
+    /// Repair warnings and repeated-line notices, then the guard's.
     pub warnings: Vec<String>,
 }
 
 /// Splice `edits` into `lines`; a bounds failure (already excluded by lowering) is reported in
 /// the seed's words rather than panicking.
 pub(crate) fn splice_edits(lines: &[&str], edits: &[Edit]) -> Result<Vec<OutLine>, HashlineError> {
-    splice(lines, edits).map_err(|e| match e {
-        hashline_core::SpliceError::LineOutOfRange { line, line_count } => {
+    splice(lines, edits).map_err(splice_error)
+}
+
+/// A splice failure in the seed's words.
+fn splice_error(e: SpliceError) -> HashlineError {
+    match e {
+        SpliceError::LineOutOfRange { line, line_count } => {
             HashlineError::LineRange(messages::line_range(line as u64, line_count))
         }
         other => HashlineError::LineRange(other.to_string()),
-    })
+    }
 }
 
 /// Lower and apply `hunks` to `file` (the text the hunks' numbers refer to).
@@ -38,38 +45,35 @@ pub(crate) fn apply_hunks(
 ) -> Result<Applied, HashlineError> {
     let lines: Vec<&str> = file.lines().collect();
     let lowered = lower(file.text(), &lines, hunks, ctx)?;
-    let out = splice_edits(&lines, &lowered.edits)?;
-    let text = file.render_text(&out);
-    let mut warnings = lowered.warnings;
-    warnings.extend(guard_edits(file, &lines, &lowered.edits, &text, ctx)?);
-    Ok(Applied {
-        out,
-        text,
-        warnings,
-    })
+    let spliced = splice_file(file, &lines, &lowered.edits).map_err(splice_error)?;
+    check(file, &lines, &lowered.edits, spliced, lowered.warnings, ctx)
 }
 
-/// Run the edit guard on `edits` (in the numbering of `lines`, the lines of `file`) whose result
-/// is `after`; anchors in its messages are this dialect's `N:TEXT`.
-pub(crate) fn guard_edits(
+/// Guard and encode `spliced`, the result of `edits` (in the numbering of `lines`, the lines of
+/// `file`); anchors in the guard's messages are this dialect's `N:TEXT`. `warnings` come first.
+pub(crate) fn check(
     file: &TextFile,
     lines: &[&str],
     edits: &[Edit],
-    after: &str,
+    spliced: Spliced,
+    mut warnings: Vec<String>,
     ctx: BlockCtx<'_>,
-) -> Result<Vec<String>, HashlineError> {
+) -> Result<Applied, HashlineError> {
     let path = ctx.path.to_string_lossy();
     let anchor = |n: usize| format!("{n}:{}", lines.get(n - 1).copied().unwrap_or(""));
-    let subject = guard::Subject {
+    let front = Front {
         path: &path,
-        lines,
-        edits,
-        before: file.text(),
-        after,
         anchor: &anchor,
         label: &guard::op_label,
+        allow_syntax_errors: false,
     };
-    Ok(guard::check(&subject, &ctx.guard)?)
+    let checked = guard_and_encode(&front, file, lines, edits, spliced, &ctx.guard)?;
+    warnings.extend(checked.warnings);
+    Ok(Applied {
+        text: checked.text,
+        encoded: checked.encoded,
+        warnings,
+    })
 }
 
 /// Whether the section names any line (anything but `insert head:` / `insert tail:`).

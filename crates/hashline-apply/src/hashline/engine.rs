@@ -102,11 +102,12 @@ pub(crate) fn plan<F: Files>(
             key: &key,
         };
         let result = prepare(&input, &live, store, ctx, mode)?;
-        let new_bytes = live.encode(&result.out);
+        let encoded = result.encoded;
+        let new_bytes = encoded.bytes;
         let mut warnings = result.warnings;
-        warnings.extend(live.lost_bytes_warning(&result.out));
+        warnings.extend(encoded.lost_bytes);
         let mut new_text = result.text;
-        if let Some(shown) = TextFile::reread_text(&new_text, &new_bytes) {
+        if let Some(shown) = encoded.reread {
             // The tag and the preview must describe the file as the next read will show it.
             warnings.push(messages::REREAD_DIFFERS.to_string());
             new_text = shown;

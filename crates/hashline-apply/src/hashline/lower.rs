@@ -281,24 +281,8 @@ fn notice_replace(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hashline::test_support::{ctx, hunk};
     use hashline_core::BlockSpan;
-
-    fn hunk(op: HunkOp, rows: &[&str]) -> Hunk {
-        Hunk {
-            op,
-            rows: rows.iter().map(|s| s.to_string()).collect(),
-            header_line: 1,
-            header_span: 0..0,
-        }
-    }
-
-    fn ctx() -> BlockCtx<'static> {
-        BlockCtx {
-            guard: Default::default(),
-            resolver: None,
-            path: Path::new("a.ts"),
-        }
-    }
 
     struct NextLine;
     impl BlockResolver for NextLine {

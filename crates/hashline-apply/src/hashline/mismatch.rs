@@ -92,14 +92,10 @@ pub(crate) fn message(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hashline::test_support;
 
     fn hunk(op: HunkOp) -> Hunk {
-        Hunk {
-            op,
-            rows: vec!["x".into()],
-            header_line: 1,
-            header_span: 0..0,
-        }
+        test_support::hunk(op, &["x"])
     }
 
     #[test]

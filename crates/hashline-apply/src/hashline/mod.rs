@@ -3,7 +3,7 @@
 //! * [`edit`]: the whole tool call on a [`Workspace`]: split sections, parse, validate each
 //!   section's tag (recovering a stale one from the session's snapshots when that can be proven,
 //!   else the mismatch report), apply in memory, then write every file in one
-//!   [`Transaction`] and record the new texts.
+//!   [`Transaction`](crate::fs::Transaction) and record the new texts.
 //! * [`apply_to_text`]: the same computation on in-memory files.
 //! * [`preview`]: the final (non-streaming) preview: the numbered diff of one section.
 //! * [`read`]: `read --anchors tag`.
@@ -24,12 +24,16 @@ mod recovery;
 mod repair;
 mod result;
 mod section;
+#[cfg(test)]
+mod test_support;
 
 use hashline_core::{BlockResolver, ErrorCode};
 use hashline_state::SnapshotStore;
 
-use crate::diff::{first_changed_line, numbered, unified};
-use crate::fs::{Target, Transaction, Workspace};
+use crate::diff::{first_changed_line, numbered};
+use crate::fs::{Target, Workspace};
+use crate::pipeline::commit::{lock_and_commit, Landing, Recorder, Staged};
+use crate::pipeline::report::{change_report, noop_report};
 use crate::{FileOp, FileReport, Outcome};
 
 use engine::{plan, Files, Planned};
@@ -84,7 +88,7 @@ impl Files for WsFiles<'_> {
 /// Every section is parsed, validated and applied in memory first; any refusal leaves every file
 /// untouched. Two sections on one canonical file, or a no-op section among several, refuse the
 /// call. A single no-op section returns the seed's no-op text (`ok`, nothing written, the
-/// snapshot re-recorded). Otherwise all files are written in one [`Transaction`] under the
+/// snapshot re-recorded). Otherwise all files are written in one [`Transaction`](crate::fs::Transaction) under the
 /// files' locks (refusing if a file changed since it was read) and each new text is recorded in
 /// `store`. With `dry_run`, nothing is written or recorded and `files[].diff` shows the change.
 pub fn edit(
@@ -94,15 +98,27 @@ pub fn edit(
     opts: &EditOptions<'_>,
 ) -> Outcome {
     run(&WsFiles(ws), store, input, opts, |planned| {
-        let targets: Vec<&Target> = planned.iter().map(|p| &p.handle).collect();
-        let _guard = ws.lock(&targets)?;
-        let mut tx = Transaction::new();
-        for p in planned.iter_mut() {
-            // The bytes move into the transaction: the report needs only the texts.
-            let old = std::mem::take(&mut p.old_bytes);
-            tx.write(&p.handle, Some(old), std::mem::take(&mut p.new_bytes));
+        let recorder = Recorder {
+            store,
+            word: &store_warning,
+        };
+        let staged: Vec<Staged<'_>> = planned
+            .iter_mut()
+            .map(|p| Staged {
+                target: &p.handle,
+                // The bytes move into the transaction: the report needs only the texts.
+                landing: Landing::Update {
+                    expected: std::mem::take(&mut p.old_bytes),
+                },
+                bytes: std::mem::take(&mut p.new_bytes),
+                text: &p.new_text,
+            })
+            .collect();
+        let recorded = lock_and_commit(ws, staged, &recorder)
+            .map_err(|e| HashlineError::Fs(e.code(), e.to_string()))?;
+        for (p, warnings) in planned.iter_mut().zip(recorded) {
+            p.warnings.extend(warnings);
         }
-        tx.commit(ws)?;
         Ok(())
     })
 }
@@ -118,10 +134,14 @@ pub fn apply_to_text(
     let snapshot = memory::MemoryFiles::new(files);
     let mut writes: Vec<(String, Vec<u8>)> = Vec::new();
     let outcome = run(&snapshot, store, input, opts, |planned| {
-        writes = planned
-            .iter_mut()
-            .map(|p| (p.key.clone(), std::mem::take(&mut p.new_bytes)))
-            .collect();
+        let recorder = Recorder {
+            store,
+            word: &store_warning,
+        };
+        for p in planned.iter_mut() {
+            writes.push((p.key.clone(), std::mem::take(&mut p.new_bytes)));
+            p.warnings.extend(recorder.record(&p.key, &p.new_text));
+        }
         Ok(())
     });
     files.extend(writes);
@@ -177,19 +197,18 @@ pub fn preview(
 }
 
 fn report<H>(p: &Planned<H>, op: FileOp, written: bool) -> FileReport {
-    FileReport {
-        path: p.display.clone(),
-        new_path: None,
-        op,
-        tag: Some(p.new_tag.clone()),
-        diff: unified(&p.old_text, &p.new_text, &p.display),
-        first_changed_line: first_changed_line(&p.old_text, &p.new_text),
-        written,
-    }
+    let first = first_changed_line(&p.old_text, &p.new_text);
+    change_report(&p.display, op, (&p.old_text, &p.new_text), first, written)
 }
 
-/// The shared body of [`edit`] and [`apply_to_text`]; `commit` writes every planned file and
-/// may take its `old_bytes` / `new_bytes` (nothing reads them afterwards).
+/// The warning of a write the session store could not record.
+fn store_warning(e: &hashline_state::StoreError) -> String {
+    format!("The edit was written, but the session store could not record it: {e}")
+}
+
+/// The shared body of [`edit`] and [`apply_to_text`]; `commit` writes and records every planned
+/// file (adding the store's failures to its warnings) and may take its `old_bytes` /
+/// `new_bytes` (nothing reads them afterwards).
 fn run<F: Files>(
     files: &F,
     store: &dyn SnapshotStore,
@@ -217,24 +236,13 @@ fn run<F: Files>(
                 code: None,
                 text: messages::noop(&only.display),
                 warnings: only.warnings.clone(),
-                files: vec![FileReport {
-                    diff: String::new(),
-                    first_changed_line: None,
-                    ..report(only, FileOp::Noop, false)
-                }],
+                files: vec![noop_report(&only.display, &only.new_text)],
             };
         }
     }
     if !opts.dry_run {
         if let Err(e) = commit(&mut planned) {
             return Outcome::refused(e.code(), e.to_string());
-        }
-        for p in &mut planned {
-            if let Err(e) = store.record(&p.key, &p.new_text) {
-                p.warnings.push(format!(
-                    "The edit was written, but the session store could not record it: {e}"
-                ));
-            }
         }
     }
     let warnings: Vec<String> = planned

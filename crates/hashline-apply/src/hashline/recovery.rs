@@ -17,10 +17,11 @@ use hashline_syntax::hashline::Hunk;
 
 use crate::merge::{settle, Footprint, LineMap, Reading, Unsettled};
 
-use super::apply::{guard_edits, splice_edits, Applied};
+use super::apply::{check, splice_edits, Applied};
 use super::error::HashlineError;
 use super::lower::{lower, BlockCtx, Guard, Lowered};
 use super::{messages, mismatch};
+use crate::pipeline::stage::splice_file;
 
 /// Context lines of the seed's merge patch.
 const SEED_CONTEXT: usize = 3;
@@ -189,16 +190,15 @@ pub(crate) fn recover(
     let Ok(translated) = settle_with(first, others, &live_lines, hunks, ctx) else {
         return Ok(None);
     };
-    let Ok(out) = splice_edits(&live_lines, &translated) else {
+    let Ok(spliced) = splice_file(live, &live_lines, &translated) else {
         return Ok(None);
     };
-    let text = live.render_text(&out);
-    if text == live.text() {
+    if spliced.text == live.text() {
         return Ok(None);
     }
     let banner = if is_head {
         messages::RECOVERY_EXTERNAL
-    } else if seed_would_replay(&lowered, &v_lines, live, &live_lines, &text) {
+    } else if seed_would_replay(&lowered, &v_lines, live, &live_lines, &spliced.text) {
         messages::RECOVERY_SESSION_REPLAY
     } else {
         messages::RECOVERY_SESSION_CHAIN
@@ -206,12 +206,8 @@ pub(crate) fn recover(
     let mut warnings = vec![banner.to_string()];
     warnings.extend(lowered.warnings);
     // The carried edits pass the same guard as fresh ones, against the disk text.
-    warnings.extend(guard_edits(live, &live_lines, &translated, &text, ctx)?);
-    Ok(Some(Applied {
-        out,
-        text,
-        warnings,
-    }))
+    let applied = check(live, &live_lines, &translated, spliced, warnings, ctx)?;
+    Ok(Some(applied))
 }
 
 /// The seed's banner choice for a non-head snapshot: its context merge fails when a line within
@@ -258,33 +254,15 @@ fn seed_would_replay(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hashline::test_support::{ctx, hunk};
     use hashline_syntax::hashline::HunkOp;
-    use std::path::Path;
 
     fn replace(n: u64, row: &str) -> Hunk {
-        Hunk {
-            op: HunkOp::Replace { start: n, end: n },
-            rows: vec![row.to_string()],
-            header_line: 1,
-            header_span: 0..0,
-        }
+        hunk(HunkOp::Replace { start: n, end: n }, &[row])
     }
 
     fn insert_after(n: u64, row: &str) -> Hunk {
-        Hunk {
-            op: HunkOp::InsertAfter(n),
-            rows: vec![row.to_string()],
-            header_line: 1,
-            header_span: 0..0,
-        }
-    }
-
-    fn ctx() -> BlockCtx<'static> {
-        BlockCtx {
-            guard: Default::default(),
-            resolver: None,
-            path: Path::new("a.ts"),
-        }
+        hunk(HunkOp::InsertAfter(n), &[row])
     }
 
     fn numbered(range: std::ops::RangeInclusive<u32>) -> String {

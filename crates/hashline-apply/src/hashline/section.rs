@@ -2,7 +2,7 @@
 //! in-memory result.
 
 use hashline_anchor::tag::file_tag;
-use hashline_core::{OutLine, TextFile};
+use hashline_core::TextFile;
 use hashline_state::SnapshotStore;
 use hashline_syntax::hashline::Hunk;
 
@@ -11,6 +11,7 @@ use super::error::HashlineError;
 use super::lower::{resolve_blocks, BlockCtx};
 use super::{messages, mismatch, recovery};
 use crate::merge::forget_older;
+use crate::pipeline::stage::Encoded;
 
 /// How a section is being prepared.
 #[derive(Debug, Clone, Copy)]
@@ -26,10 +27,10 @@ pub(crate) struct Mode {
 /// A section's edits applied in memory to the live file.
 #[derive(Debug, Clone)]
 pub(crate) struct SectionResult {
-    /// Output lines in terms of the live file's lines.
-    pub out: Vec<OutLine>,
     /// The new LF text.
     pub text: String,
+    /// The bytes to write and what encoding them found.
+    pub encoded: Encoded,
     /// Parse warnings, then the recovery banner, then apply warnings.
     pub warnings: Vec<String>,
 }
@@ -124,8 +125,8 @@ pub(crate) fn prepare(
 fn finish(applied: Applied, mut warnings: Vec<String>) -> SectionResult {
     warnings.extend(applied.warnings);
     SectionResult {
-        out: applied.out,
         text: applied.text,
+        encoded: applied.encoded,
         warnings,
     }
 }

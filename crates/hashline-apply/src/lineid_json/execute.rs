@@ -1,11 +1,9 @@
-//! The executor (semantics §8): order of checks, file modes (create, delete, rename), the write
-//! through [`Transaction`], the session store, and the exact result strings.
-
-use std::path::{Path, PathBuf};
+//! The lineid-json front end's call (semantics §8): order of checks, file modes (create, delete,
+//! rename) and the exact result strings; the splice, guard, write and session store are the
+//! shared pipeline's (`crate::pipeline`).
 
 use hashline_anchor::lineid::{canonical_lines, render_read, render_row};
-use hashline_anchor::tag::file_tag;
-use hashline_core::{splice, Edit, ErrorCode, TextFile};
+use hashline_core::{Edit, ErrorCode, TextFile};
 use hashline_state::SnapshotStore;
 use hashline_syntax::lineid_json::{parse_request, EditOp, Request};
 
@@ -13,10 +11,22 @@ use super::error::EngineError;
 use super::plan::{application_order, lower, resolve, validate};
 use super::rebase::choose_base;
 use super::EditOptions;
-use crate::diff::{first_changed_line, unified};
-use crate::fs::{FsError, Target, Transaction, Workspace};
-use crate::guard;
+use crate::diff::first_changed_line;
+use crate::fs::{FsError, Target, Workspace};
+use crate::pipeline::commit::{commit, CommitError, Landing, Recorder, Staged};
+use crate::pipeline::files::{lock_and_read, open_for_read, read_text};
+use crate::pipeline::report::{change_report, read_report};
+use crate::pipeline::stage::{guard_and_encode, splice_file};
+use crate::pipeline::Front;
 use crate::{FileOp, FileReport, Outcome};
+
+/// A failed commit: nothing was written.
+fn commit_error(e: CommitError) -> EngineError {
+    EngineError::Io {
+        code: e.code(),
+        message: e.to_string(),
+    }
+}
 
 fn fs_error(e: FsError) -> EngineError {
     EngineError::Io {
@@ -35,28 +45,15 @@ pub fn read(
     limit: Option<usize>,
 ) -> Outcome {
     let run = || -> Result<Outcome, EngineError> {
-        let target = ws.resolve(path).map_err(fs_error)?;
-        // A hard-linked file is rewritten in place: wait for a running edit rather than show half.
-        let _guard = ws.lock_for_read(&target).map_err(fs_error)?;
-        let bytes = ws
-            .read(&target)
+        let opened = open_for_read(ws, path).map_err(fs_error)?;
+        let text = read_text(ws, &opened)
             .map_err(fs_error)?
             .ok_or_else(|| EngineError::NotFound { path: path.into() })?;
-        // Only the text is needed from here on: drop the bytes (less peak memory).
-        let (_, text) = TextFile::decode(bytes).into_parts();
         let mut warnings = Vec::new();
-        if let Err(e) = store.record(&target.key, &text) {
+        if let Err(e) = store.record(&opened.target.key, &text) {
             warnings.push(format!("session store: {e}"));
         }
-        let report = FileReport {
-            path: path.into(),
-            new_path: None,
-            op: FileOp::Read,
-            tag: Some(file_tag(&text)),
-            diff: String::new(),
-            first_changed_line: None,
-            written: false,
-        };
+        let report = read_report(path, &text);
         Ok(Outcome {
             ok: true,
             code: None,
@@ -70,7 +67,7 @@ pub fn read(
 
 /// The whole tool call: `request` is the JSON text `{"filePath", "edits", "delete"?, "rename"?,
 /// "overwrite"?}`. Every anchor is validated before anything is applied; the change (a rename or
-/// delete too) is written through one [`Transaction`], all or nothing; the new LF text is
+/// delete too) is written through one [`Transaction`](crate::fs::Transaction), all or nothing; the new LF text is
 /// recorded in `store` under the final target's key.
 pub fn edit(
     ws: &Workspace,
@@ -101,25 +98,31 @@ pub fn edit(
 
 /// The file report; `change` = the LF texts before and after, for the diff.
 fn report(req: &Request, op: FileOp, change: Option<(&str, &str)>, written: bool) -> FileReport {
-    let (diff, first_changed_line) = match change {
-        Some((old, new)) => (
-            unified(old, new, &req.file_path),
+    let report = match change {
+        Some((old, new)) => change_report(
+            &req.file_path,
+            op,
+            (old, new),
             first_changed_line(old, new),
+            written,
         ),
-        None => (String::new(), None),
+        None => FileReport {
+            path: req.file_path.clone(),
+            new_path: None,
+            op,
+            tag: None,
+            diff: String::new(),
+            first_changed_line: None,
+            written,
+        },
     };
     FileReport {
-        path: req.file_path.clone(),
         new_path: if op == FileOp::Rename {
             req.rename.clone()
         } else {
             None
         },
-        op,
-        tag: change.map(|(_, new)| file_tag(new)),
-        diff,
-        first_changed_line,
-        written,
+        ..report
     }
 }
 
@@ -141,20 +144,25 @@ fn run(
     };
     let mut locked: Vec<&Target> = vec![&target];
     locked.extend(destination.as_ref());
-    let _guard = ws.lock(&locked).map_err(fs_error)?;
-    let read = ws.read(&target).map_err(fs_error)?;
+    let (_guard, read) = lock_and_read(ws, &locked).map_err(fs_error)?;
+    let recorder = Recorder {
+        store,
+        word: &|e| format!("session store: {e}"),
+    };
 
     if req.delete {
         let bytes = read.ok_or_else(|| EngineError::NotFound {
             path: req.file_path.clone(),
         })?;
         if !opts.dry_run {
-            let mut tx = Transaction::new();
-            tx.delete(&target, bytes);
-            tx.commit(ws).map_err(fs_error)?;
-            if let Err(e) = store.invalidate(&target.key) {
-                warnings.push(format!("session store: {e}"));
-            }
+            let staged = Staged {
+                target: &target,
+                landing: Landing::Delete { expected: bytes },
+                bytes: Vec::new(),
+                text: "",
+            };
+            let recorded = commit(ws, vec![staged], &recorder).map_err(commit_error)?;
+            warnings.extend(recorded.into_iter().flatten());
         }
         return Ok(ok(
             format!("Successfully deleted {}", req.file_path),
@@ -213,12 +221,11 @@ fn run(
     let lowered = lower(&resolved, &order, &disk_lines, warnings)?;
 
     let core_lines: Vec<&str> = file.lines().collect();
-    let out = splice(&core_lines, &lowered.edits).map_err(|e| EngineError::Io {
+    let spliced = splice_file(&file, &core_lines, &lowered.edits).map_err(|e| EngineError::Io {
         code: ErrorCode::LineRange,
         message: e.to_string(),
     })?;
-    let new_text = file.render_text(&out);
-    if new_text == file.text() && destination.is_none() {
+    if spliced.text == file.text() && destination.is_none() {
         let suffix = if lowered.noops > 0 {
             format!(
                 " No-op edits: {}. Re-read the file and provide content that differs from current lines.",
@@ -234,50 +241,47 @@ fn run(
     }
     let anchor = |n: usize| render_row(n, core_lines.get(n - 1).copied().unwrap_or(""));
     let label = |e: &Edit| format!("edits[{}]", e.origin);
-    let subject = guard::Subject {
+    let front = Front {
         path: &req.file_path,
-        lines: &core_lines,
-        edits: &lowered.edits,
-        before: file.text(),
-        after: &new_text,
         anchor: &anchor,
         label: &label,
+        allow_syntax_errors: req.allow_syntax_errors,
     };
-    let guard_opts = guard::GuardOptions {
-        allow_syntax_errors: opts.guard.allow_syntax_errors || req.allow_syntax_errors,
-        ..opts.guard
-    };
-    warnings.extend(guard::check(&subject, &guard_opts)?);
-    let new_bytes = file.encode(&out);
-    warnings.extend(file.lost_bytes_warning(&out));
+    let checked = guard_and_encode(
+        &front,
+        &file,
+        &core_lines,
+        &lowered.edits,
+        spliced,
+        &opts.guard,
+    )?;
+    let (new_text, encoded) = (checked.text, checked.encoded);
+    warnings.extend(checked.warnings);
+    // The re-read rule (`encoded.reread`) is not applied here: the seed reports the spliced
+    // text (issue 10 leaves that behaviour as it is).
+    let new_bytes = encoded.bytes;
+    warnings.extend(encoded.lost_bytes);
     // Moved, not copied: the bytes go to the transaction, the text stays for the report.
     let (original, old_text) = file.into_parts();
 
-    let mut tx = Transaction::new();
-    let final_target = match &destination {
-        Some(dest) => {
-            tx.rename(&target, original, dest, new_bytes, req.overwrite);
-            dest
-        }
-        None if creating => {
-            tx.write(&target, None, new_bytes);
-            &target
-        }
-        None => {
-            tx.write(&target, Some(original), new_bytes);
-            &target
-        }
+    let landing = match &destination {
+        Some(dest) => Landing::Rename {
+            expected: original,
+            dest,
+            overwrite: req.overwrite,
+        },
+        None if creating => Landing::Create,
+        None => Landing::Update { expected: original },
     };
     if !opts.dry_run {
-        commit_creating_dirs(ws, tx, &final_target.real)?;
-        if let Err(e) = store.record(&final_target.key, &new_text) {
-            warnings.push(format!("session store: {e}"));
-        }
-        if destination.is_some() {
-            if let Err(e) = store.invalidate(&target.key) {
-                warnings.push(format!("session store: {e}"));
-            }
-        }
+        let staged = Staged {
+            target: &target,
+            landing,
+            bytes: new_bytes,
+            text: &new_text,
+        };
+        let recorded = commit(ws, vec![staged], &recorder).map_err(commit_error)?;
+        warnings.extend(recorded.into_iter().flatten());
     }
     let (text, op) = match &destination {
         Some(_) => (
@@ -304,44 +308,5 @@ fn ok(text: String, file: FileReport) -> Outcome {
         text,
         warnings: Vec::new(),
         files: vec![file],
-    }
-}
-
-/// Parent directories of a created or moved-to file are created first (the peer does so);
-/// directories created here are removed again if the commit fails.
-fn commit_creating_dirs(ws: &Workspace, tx: Transaction, dest: &Path) -> Result<(), EngineError> {
-    let mut created: Vec<PathBuf> = Vec::new();
-    let mut missing: Vec<&Path> = Vec::new();
-    let mut dir = dest.parent();
-    while let Some(d) = dir {
-        if d.exists() || !d.starts_with(ws.root()) {
-            break;
-        }
-        missing.push(d);
-        dir = d.parent();
-    }
-    for d in missing.into_iter().rev() {
-        match std::fs::create_dir(d) {
-            Ok(()) => created.push(d.to_path_buf()),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => {
-                remove_dirs(&created);
-                return Err(EngineError::Io {
-                    code: ErrorCode::Io,
-                    message: format!("{}: {e}", d.display()),
-                });
-            }
-        }
-    }
-    tx.commit(ws).map_err(|e| {
-        remove_dirs(&created);
-        fs_error(e)
-    })
-}
-
-fn remove_dirs(created: &[PathBuf]) {
-    for d in created.iter().rev() {
-        // Only empty directories this call created; a failure leaves an empty directory behind.
-        let _ = std::fs::remove_dir(d);
     }
 }

@@ -1,0 +1,361 @@
+//! The write: every staged file of a call in one [`Transaction`], all or nothing, then the
+//! session store.
+
+use std::path::{Path, PathBuf};
+
+use hashline_core::ErrorCode;
+use hashline_state::{SnapshotStore, StoreError};
+
+use crate::fs::{FsError, Target, Transaction, Workspace};
+
+/// How one staged file lands on disk.
+#[derive(Debug)]
+pub(crate) enum Landing<'a> {
+    /// Rewritten in place; the bytes read (the commit refuses if the file changed since).
+    Update {
+        /// The bytes read.
+        expected: Vec<u8>,
+    },
+    /// Created (it did not exist when read).
+    Create,
+    /// Deleted; the bytes read.
+    Delete {
+        /// The bytes read.
+        expected: Vec<u8>,
+    },
+    /// Moved to `dest` with the new bytes.
+    Rename {
+        /// The bytes read.
+        expected: Vec<u8>,
+        /// Where the file goes.
+        dest: &'a Target,
+        /// Replace an existing `dest`.
+        overwrite: bool,
+    },
+}
+
+/// One file of a call, ready to be written.
+#[derive(Debug)]
+pub(crate) struct Staged<'a> {
+    /// The file read.
+    pub target: &'a Target,
+    /// How it lands.
+    pub landing: Landing<'a>,
+    /// The bytes to write (unused by a delete).
+    pub bytes: Vec<u8>,
+    /// The new LF text as the next read shows it: what the store records (unused by a delete).
+    pub text: &'a str,
+}
+
+/// The session store a commit records in, and how the dialect words a store failure (the
+/// write already happened, so a failure is a warning, not a refusal).
+pub(crate) struct Recorder<'a> {
+    /// The session's snapshots.
+    pub store: &'a dyn SnapshotStore,
+    /// The dialect's warning for a store failure.
+    pub word: &'a dyn Fn(&StoreError) -> String,
+}
+
+impl Recorder<'_> {
+    /// Record `text` as what the session last saw at `key`; the worded failure, if any.
+    pub fn record(&self, key: &str, text: &str) -> Option<String> {
+        self.store.record(key, text).err().map(|e| (self.word)(&e))
+    }
+
+    /// Forget `key` (the file was deleted or moved away); the worded failure, if any.
+    pub fn forget(&self, key: &str) -> Option<String> {
+        self.store.invalidate(key).err().map(|e| (self.word)(&e))
+    }
+
+    /// Record what `staged` left on disk: the new text under the written file's key, and the
+    /// old key forgotten when the file was deleted or moved away.
+    fn landed(&self, staged: &Staged<'_>) -> Vec<String> {
+        let mut warnings: Vec<String> = Vec::new();
+        if let Some(written) = staged.written() {
+            warnings.extend(self.record(&written.key, staged.text));
+        }
+        if matches!(
+            staged.landing,
+            Landing::Delete { .. } | Landing::Rename { .. }
+        ) {
+            warnings.extend(self.forget(&staged.target.key));
+        }
+        warnings
+    }
+}
+
+impl Staged<'_> {
+    /// The file that holds the new text after the commit (`None` after a delete).
+    pub fn written(&self) -> Option<&Target> {
+        match &self.landing {
+            Landing::Delete { .. } => None,
+            Landing::Rename { dest, .. } => Some(dest),
+            Landing::Update { .. } | Landing::Create => Some(self.target),
+        }
+    }
+}
+
+/// Why a commit failed; nothing was written.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CommitError {
+    /// A parent directory of a created or moved-to file could not be created.
+    #[error("{}: {source}", path.display())]
+    Dir {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The transaction refused or rolled back.
+    #[error(transparent)]
+    Fs(#[from] FsError),
+}
+
+impl CommitError {
+    /// The stable code of the failure.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            CommitError::Dir { .. } => ErrorCode::Io,
+            CommitError::Fs(e) => e.code(),
+        }
+    }
+}
+
+/// Write every file of `staged` through one [`Transaction`] (the caller holds the files'
+/// locks), then record each in the session store. Missing parent directories of created or
+/// moved-to files are created first (and removed again when the commit fails). `Ok` holds the
+/// store's worded failures, one list per staged file.
+pub(crate) fn commit(
+    ws: &Workspace,
+    staged: Vec<Staged<'_>>,
+    recorder: &Recorder<'_>,
+) -> Result<Vec<Vec<String>>, CommitError> {
+    let mut tx = Transaction::new();
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    let mut records: Vec<Staged<'_>> = Vec::with_capacity(staged.len());
+    for mut s in staged {
+        let bytes = std::mem::take(&mut s.bytes);
+        match &mut s.landing {
+            Landing::Update { expected } => {
+                tx.write(s.target, Some(std::mem::take(expected)), bytes);
+            }
+            Landing::Create => {
+                dirs.push(s.target.real.clone());
+                tx.write(s.target, None, bytes);
+            }
+            Landing::Delete { expected } => tx.delete(s.target, std::mem::take(expected)),
+            Landing::Rename {
+                expected,
+                dest,
+                overwrite,
+            } => {
+                dirs.push(dest.real.clone());
+                tx.rename(s.target, std::mem::take(expected), dest, bytes, *overwrite);
+            }
+        }
+        records.push(s);
+    }
+    let mut created: Vec<PathBuf> = Vec::new();
+    for file in &dirs {
+        if let Err(e) = create_parents(ws, file, &mut created) {
+            remove_dirs(&created);
+            return Err(e);
+        }
+    }
+    tx.commit(ws).map_err(|e| {
+        remove_dirs(&created);
+        CommitError::Fs(e)
+    })?;
+    Ok(records.iter().map(|s| recorder.landed(s)).collect())
+}
+
+/// Lock `staged`'s targets (and destinations), then [`commit`] them.
+pub(crate) fn lock_and_commit(
+    ws: &Workspace,
+    staged: Vec<Staged<'_>>,
+    recorder: &Recorder<'_>,
+) -> Result<Vec<Vec<String>>, CommitError> {
+    let mut targets: Vec<&Target> = Vec::new();
+    for s in &staged {
+        targets.push(s.target);
+        if let Landing::Rename { dest, .. } = s.landing {
+            targets.push(dest);
+        }
+    }
+    let _guard = ws.lock(&targets)?;
+    commit(ws, staged, recorder)
+}
+
+/// Create the missing parent directories of `file` inside the root, outermost first, adding
+/// each one created to `created`.
+fn create_parents(
+    ws: &Workspace,
+    file: &Path,
+    created: &mut Vec<PathBuf>,
+) -> Result<(), CommitError> {
+    let mut missing: Vec<&Path> = Vec::new();
+    let mut dir = file.parent();
+    while let Some(d) = dir {
+        if d.exists() || !d.starts_with(ws.root()) {
+            break;
+        }
+        missing.push(d);
+        dir = d.parent();
+    }
+    for d in missing.into_iter().rev() {
+        match std::fs::create_dir(d) {
+            Ok(()) => created.push(d.to_path_buf()),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(source) => {
+                return Err(CommitError::Dir {
+                    path: d.to_path_buf(),
+                    source,
+                })
+            }
+        }
+    }
+    Ok(())
+}
+
+fn remove_dirs(created: &[PathBuf]) {
+    for d in created.iter().rev() {
+        // Only empty directories this call created; a failure leaves an empty directory behind.
+        let _ = std::fs::remove_dir(d);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hashline_state::MemoryStore;
+
+    fn setup(files: &[(&str, &str)]) -> (tempfile::TempDir, Workspace) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for (name, text) in files {
+            std::fs::write(dir.path().join(name), text).expect("write fixture");
+        }
+        let ws = Workspace::new(dir.path()).expect("workspace");
+        (dir, ws)
+    }
+
+    fn word(e: &StoreError) -> String {
+        format!("store: {e}")
+    }
+
+    fn update<'a>(target: &'a Target, old: &str, new: &'a str) -> Staged<'a> {
+        Staged {
+            target,
+            landing: Landing::Update {
+                expected: old.as_bytes().to_vec(),
+            },
+            bytes: new.as_bytes().to_vec(),
+            text: new,
+        }
+    }
+
+    /// `a.txt` holding `a`, `b.txt` holding `b_on_disk`, an empty store, both targets.
+    fn two_files(b_on_disk: &str) -> (tempfile::TempDir, Workspace, MemoryStore, [Target; 2]) {
+        let (dir, ws) = setup(&[("a.txt", "a\n"), ("b.txt", b_on_disk)]);
+        let a = ws.resolve("a.txt").expect("a");
+        let b = ws.resolve("b.txt").expect("b");
+        (dir, ws, MemoryStore::new(), [a, b])
+    }
+
+    /// Both files edited as read with `a` and `b`, upper-cased, in one commit.
+    fn edit_both(
+        ws: &Workspace,
+        store: &MemoryStore,
+        [a, b]: [&Target; 2],
+    ) -> Result<Vec<Vec<String>>, CommitError> {
+        let recorder = Recorder { store, word: &word };
+        let staged = vec![update(a, "a\n", "A\n"), update(b, "b\n", "B\n")];
+        lock_and_commit(ws, staged, &recorder)
+    }
+
+    #[test]
+    fn every_file_is_written_and_recorded() {
+        let (dir, ws, store, [a, b]) = two_files("b\n");
+        let warnings = edit_both(&ws, &store, [&a, &b]).expect("commit");
+        assert_eq!(warnings, vec![Vec::<String>::new(), Vec::new()]);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a.txt")).expect("a"),
+            "A\n"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("b.txt")).expect("b"),
+            "B\n"
+        );
+        let head = store.head(&b.key).expect("store").expect("recorded");
+        assert_eq!(head.text, "B\n");
+    }
+
+    #[test]
+    fn one_changed_file_writes_and_records_nothing() {
+        let (dir, ws, store, [a, b]) = two_files("changed\n");
+        let err = edit_both(&ws, &store, [&a, &b]).expect_err("refused");
+        assert!(
+            matches!(err, CommitError::Fs(FsError::Changed { .. })),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a.txt")).expect("a"),
+            "a\n"
+        );
+        assert!(store.head(&a.key).expect("store").is_none());
+    }
+
+    #[test]
+    fn directories_made_for_a_failed_commit_are_removed() {
+        let (dir, ws) = setup(&[("b.txt", "changed\n")]);
+        let store = MemoryStore::new();
+        let created = ws.resolve("new/deep/c.txt").expect("c");
+        let b = ws.resolve("b.txt").expect("b");
+        let recorder = Recorder {
+            store: &store,
+            word: &word,
+        };
+        let staged = vec![
+            Staged {
+                target: &created,
+                landing: Landing::Create,
+                bytes: b"c\n".to_vec(),
+                text: "c\n",
+            },
+            update(&b, "b\n", "B\n"),
+        ];
+        assert!(lock_and_commit(&ws, staged, &recorder).is_err());
+        assert!(!dir.path().join("new").exists());
+    }
+
+    #[test]
+    fn a_move_records_the_destination_and_forgets_the_source() {
+        let (dir, ws) = setup(&[("a.txt", "a\n")]);
+        let store = MemoryStore::new();
+        let a = ws.resolve("a.txt").expect("a");
+        store.record(&a.key, "a\n").expect("record");
+        let dest = ws.resolve("sub/b.txt").expect("b");
+        let recorder = Recorder {
+            store: &store,
+            word: &word,
+        };
+        let staged = vec![Staged {
+            target: &a,
+            landing: Landing::Rename {
+                expected: b"a\n".to_vec(),
+                dest: &dest,
+                overwrite: false,
+            },
+            bytes: b"b\n".to_vec(),
+            text: "b\n",
+        }];
+        lock_and_commit(&ws, staged, &recorder).expect("commit");
+        assert!(!dir.path().join("a.txt").exists());
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("sub/b.txt")).expect("b"),
+            "b\n"
+        );
+        assert!(store.head(&a.key).expect("store").is_none());
+        let head = store.head(&dest.key).expect("store").expect("recorded");
+        assert_eq!(head.text, "b\n");
+    }
+}

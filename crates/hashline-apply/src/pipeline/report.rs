@@ -1,0 +1,48 @@
+//! The per-file facts every command reports ([`FileReport`]), built the same way for every
+//! dialect.
+
+use hashline_anchor::tag::file_tag;
+
+use crate::diff::unified;
+use crate::{FileOp, FileReport};
+
+/// The report of a read of `path` (as the request named it) whose LF text is `text`.
+pub(crate) fn read_report(path: &str, text: &str) -> FileReport {
+    FileReport {
+        path: path.to_owned(),
+        new_path: None,
+        op: FileOp::Read,
+        tag: Some(file_tag(text)),
+        diff: String::new(),
+        first_changed_line: None,
+        written: false,
+    }
+}
+
+/// The report of a change of `path` from `old` to `new` (LF texts): the unified diff and the
+/// new text's tag; `first` is the first changed line as the dialect counts it.
+pub(crate) fn change_report(
+    path: &str,
+    op: FileOp,
+    (old, new): (&str, &str),
+    first: Option<usize>,
+    written: bool,
+) -> FileReport {
+    FileReport {
+        path: path.to_owned(),
+        new_path: None,
+        op,
+        tag: Some(file_tag(new)),
+        diff: unified(old, new, path),
+        first_changed_line: first,
+        written,
+    }
+}
+
+/// The report of a request that left `path` (whose LF text is `text`) as it was.
+pub(crate) fn noop_report(path: &str, text: &str) -> FileReport {
+    FileReport {
+        op: FileOp::Noop,
+        ..read_report(path, text)
+    }
+}

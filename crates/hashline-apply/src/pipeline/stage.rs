@@ -1,0 +1,179 @@
+//! Splice, guard, encode: one file's resolved edits turned into the bytes to write.
+
+use hashline_core::{splice, Edit, OutLine, SpliceError, TextFile};
+
+use crate::guard::{self, GuardOptions, GuardRefusal};
+
+/// What a front end tells the guard about its dialect: the path as the request named it, how
+/// its seed renders line `N` with a read anchor, and how it names an edit.
+pub(crate) struct Front<'a> {
+    /// The file's path as the request named it (for the language and for messages).
+    pub path: &'a str,
+    /// Renders 1-based line `n` of the text before with the dialect's read anchor.
+    pub anchor: &'a dyn Fn(usize) -> String,
+    /// Names an edit the way the request did (`replace 5..7`, `edits[0]`).
+    pub label: &'a dyn Fn(&Edit) -> String,
+    /// The request's own `allowSyntaxErrors` (added to the call's guard options).
+    pub allow_syntax_errors: bool,
+}
+
+/// One file's edits spliced in memory.
+#[derive(Debug, Clone)]
+pub(crate) struct Spliced {
+    /// The output lines, in terms of the original lines.
+    pub out: Vec<OutLine>,
+    /// The new LF text.
+    pub text: String,
+}
+
+/// Splice `edits` (in the numbering of `lines`, the lines of `file`) into `file`.
+pub(crate) fn splice_file(
+    file: &TextFile,
+    lines: &[&str],
+    edits: &[Edit],
+) -> Result<Spliced, SpliceError> {
+    let out = splice(lines, edits)?;
+    let text = file.render_text(&out);
+    Ok(Spliced { out, text })
+}
+
+/// One file's spliced edits, passed by the guard and encoded.
+#[derive(Debug, Clone)]
+pub(crate) struct Checked {
+    /// The new LF text as spliced (see [`Encoded::reread`] for what a read will show).
+    pub text: String,
+    /// The bytes to write and what encoding them found.
+    pub encoded: Encoded,
+    /// The guard's `[W_…]` warnings.
+    pub warnings: Vec<String>,
+}
+
+/// Run the edit guard on `spliced` (the result of `edits`, in the numbering of `lines`, the
+/// lines of `file`) and encode it. The front end splices first ([`splice_file`]) so that its
+/// own checks of the spliced text (a no-op, an emptied file) keep their seed's place.
+pub(crate) fn guard_and_encode(
+    front: &Front<'_>,
+    file: &TextFile,
+    lines: &[&str],
+    edits: &[Edit],
+    spliced: Spliced,
+    opts: &GuardOptions<'_>,
+) -> Result<Checked, GuardRefusal> {
+    let opts = opts.allowing_syntax_errors(front.allow_syntax_errors);
+    let warnings = guard(front, file.text(), lines, edits, &spliced.text, &opts)?;
+    let encoded = encode(file, &spliced.out, &spliced.text);
+    Ok(Checked {
+        text: spliced.text,
+        encoded,
+        warnings,
+    })
+}
+
+/// Run the edit guard on `edits` (in the numbering of `lines`, the lines of `before`) whose
+/// result is `after`. `Ok` carries the guard's `[W_…]` warnings.
+fn guard(
+    front: &Front<'_>,
+    before: &str,
+    lines: &[&str],
+    edits: &[Edit],
+    after: &str,
+    opts: &GuardOptions<'_>,
+) -> Result<Vec<String>, GuardRefusal> {
+    let subject = guard::Subject {
+        path: front.path,
+        lines,
+        edits,
+        before,
+        after,
+        anchor: front.anchor,
+        label: front.label,
+    };
+    guard::check(&subject, opts)
+}
+
+/// A spliced file encoded for the disk.
+#[derive(Debug, Clone)]
+pub(crate) struct Encoded {
+    /// The bytes to write (untouched lines keep theirs).
+    pub bytes: Vec<u8>,
+    /// The warning naming new lines whose undecodable original bytes are gone, if any.
+    pub lost_bytes: Option<String>,
+    /// What the next read will show when that differs from the spliced text (a `\r` inside a
+    /// new line, a leading U+FEFF): the text to report, tag and record instead.
+    pub reread: Option<String>,
+}
+
+/// Encode `out` (whose LF text is `text`) in `file`'s line endings and apply the re-read rule.
+fn encode(file: &TextFile, out: &[OutLine], text: &str) -> Encoded {
+    let bytes = file.encode(out);
+    let lost_bytes = file.lost_bytes_warning(out);
+    let reread = TextFile::reread_text(text, &bytes);
+    Encoded {
+        bytes,
+        lost_bytes,
+        reread,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hashline_core::EditKind;
+
+    fn replace(line: usize, rows: &[&str]) -> Edit {
+        Edit {
+            kind: EditKind::Replace {
+                start: line,
+                end: line,
+            },
+            rows: rows.iter().map(|r| r.to_string()).collect(),
+            origin: 0,
+        }
+    }
+
+    fn run(bytes: &[u8], edit: Edit) -> Result<Checked, GuardRefusal> {
+        let file = TextFile::decode(bytes.to_vec());
+        let lines: Vec<&str> = file.lines().collect();
+        let edits = vec![edit];
+        let spliced = splice_file(&file, &lines, &edits).expect("splice");
+        let anchor = |n: usize| format!("{n}:{}", lines.get(n - 1).copied().unwrap_or(""));
+        let front = Front {
+            path: "a.txt",
+            anchor: &anchor,
+            label: &guard::op_label,
+            allow_syntax_errors: false,
+        };
+        guard_and_encode(
+            &front,
+            &file,
+            &lines,
+            &edits,
+            spliced,
+            &GuardOptions::default(),
+        )
+    }
+
+    #[test]
+    fn untouched_lines_keep_their_endings() {
+        let checked = run(b"a\r\nb\r\nc\r\n", replace(2, &["B"])).expect("checked");
+        assert_eq!(checked.text, "a\nB\nc\n");
+        assert_eq!(checked.encoded.bytes, b"a\r\nB\r\nc\r\n");
+        assert_eq!(checked.encoded.reread, None);
+    }
+
+    #[test]
+    fn a_leading_feff_reads_back_as_a_bom() {
+        let checked = run(b"a\nb\n", replace(1, &["\u{FEFF}a"])).expect("checked");
+        assert_eq!(checked.encoded.reread.as_deref(), Some("a\nb\n"));
+    }
+
+    #[test]
+    fn the_guard_refuses_with_the_front_ends_anchors() {
+        let refusal = run(b"a\nb\nc\n", replace(2, &["2:b"])).expect_err("refused");
+        assert!(
+            refusal.message.contains("replace 2..2"),
+            "{}",
+            refusal.message
+        );
+    }
+}
