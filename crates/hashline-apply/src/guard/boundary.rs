@@ -29,7 +29,10 @@ pub(super) fn check(
     edit: &Edit,
     warnings: &mut Vec<String>,
 ) -> Result<(), GuardRefusal> {
-    if let Some(what) = swallowed_fence(s, edit).or_else(|| duplicate_key(s, edit)) {
+    if let Some(what) = swallowed_fence(s, edit)
+        .or_else(|| swallowed_attachment(s, edit))
+        .or_else(|| duplicate_key(s, edit))
+    {
         return Err(refuse(s, ErrorCode::RangeBoundary, edit, what, RESEND));
     }
     if let Some(what) = renumbered(s, edit) {
@@ -84,6 +87,56 @@ fn swallowed_blank(s: &Subject<'_>, edit: &Edit) -> Option<String> {
         ));
     }
     None
+}
+
+/// A line that belongs to the item below it: a decorator, an attribute, a doc comment.
+fn is_attachment(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with('@') || t.starts_with("#[") || t.starts_with("///") || t.starts_with("/**")
+}
+
+/// A range that starts on a decorator or attribute, or ends on one (or on a doc comment) glued
+/// to the line after it, which no row restates: the item would lose it.
+fn swallowed_attachment(s: &Subject<'_>, edit: &Edit) -> Option<String> {
+    let (start, end) = Subject::replaced(edit)?;
+    if edit.rows.is_empty() {
+        return None;
+    }
+    // A row that restates it keeps it, and so does an attachment at the same end of the rows
+    // (the model rewrote it).
+    let restated = |line: &str| edit.rows.iter().any(|r| r.trim() == line.trim());
+    let first_row = edit.rows.iter().find(|r| !is_blank(r));
+    let last_row = edit.rows.iter().rev().find(|r| !is_blank(r));
+    if end == start {
+        return None;
+    }
+    let first = s.line(start);
+    let starts = is_attachment(first)
+        && !first.trim_start().starts_with("///")
+        && !restated(first)
+        && !first_row.is_some_and(|r| is_attachment(r));
+    let last = s.line(end);
+    let glued = end < s.line_count() && !is_blank(s.line(end + 1));
+    let ends = is_attachment(last)
+        && glued
+        && !restated(last)
+        && !last_row.is_some_and(|r| is_attachment(r));
+    let n = if starts {
+        start
+    } else if ends {
+        end
+    } else {
+        return None;
+    };
+    Some(format!(
+        "line {n} (`{}`) belongs to the item {}, and no row restates it: the item would lose it",
+        s.line(n).trim(),
+        if n == start {
+            "it decorates"
+        } else {
+            "below the range"
+        }
+    ))
 }
 
 /// A line that delimits a region: a Markdown code fence, a YAML document separator.

@@ -79,6 +79,14 @@ fn shape(line: &str) -> (&str, &str) {
 pub(super) fn unpaired_end(s: &Subject<'_>, edit: &Edit) -> Option<String> {
     let (start, end) = Subject::replaced(edit)?;
     let rows = &edit.rows;
+    // Configuration lists drop entries as a matter of course: only code and prose are judged.
+    let path = s.path.to_ascii_lowercase();
+    if [".yaml", ".yml", ".json", ".toml"]
+        .iter()
+        .any(|e| path.ends_with(e))
+    {
+        return None;
+    }
     if end - start + 1 != rows.len() + 1 || rows.iter().any(|r| is_blank(r)) {
         return None;
     }
@@ -87,6 +95,10 @@ pub(super) fn unpaired_end(s: &Subject<'_>, edit: &Edit) -> Option<String> {
         return None;
     }
     let pairs = |from: &[&str]| from.iter().zip(rows).all(|(l, r)| shape(l) == shape(r));
+    // Rows that restate their lines (up to a trailing `,` or `;`) delete the other line on
+    // purpose: only a range whose rows rewrite something can have lost a line by mistake.
+    let bare = |l: &str| l.trim_end().trim_end_matches([',', ';']).to_string();
+    let rewrites = |from: &[&str]| from.iter().zip(rows).any(|(l, r)| bare(l) != bare(r));
     // A row resembles a line when it has its shape, or names what the line declares (or its
     // first word): the line was rewritten or merged, not lost.
     let joined = rows.concat();
@@ -103,9 +115,10 @@ pub(super) fn unpaired_end(s: &Subject<'_>, edit: &Edit) -> Option<String> {
         let shaped = !prose && rows.iter().any(|r| shape(r) == shape(l));
         merged || declared || shaped
     };
-    let (n, lost) = if pairs(&lines[1..]) && !resembles(lines[0]) {
+    let (head, tail) = (&lines[1..], &lines[..lines.len() - 1]);
+    let (n, lost) = if pairs(head) && rewrites(head) && !resembles(lines[0]) {
         (start, lines[0])
-    } else if pairs(&lines[..lines.len() - 1]) && !resembles(lines[lines.len() - 1]) {
+    } else if pairs(tail) && rewrites(tail) && !resembles(lines[lines.len() - 1]) {
         (end, lines[lines.len() - 1])
     } else {
         return None;

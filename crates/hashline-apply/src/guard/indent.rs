@@ -16,6 +16,7 @@ const RESEND: &str = "Re-indent the rows like the lines shown above and send the
 pub(super) fn check(s: &Subject<'_>, edit: &Edit) -> Result<(), GuardRefusal> {
     let ctx = context(s, edit);
     let what = mixed_style(edit, &ctx)
+        .or_else(|| method_at_top_level(s, edit))
         .or_else(|| dropped(s, edit))
         .or_else(|| below_first_row(s, edit))
         .or_else(|| under_opener(s, edit))
@@ -145,6 +146,31 @@ fn dropped(s: &Subject<'_>, edit: &Edit) -> Option<String> {
     })
 }
 
+/// A Python `def` at column 0 whose first parameter is `self` or `cls`: a method whose
+/// indentation was lost (it would leave its class).
+fn method_at_top_level(s: &Subject<'_>, edit: &Edit) -> Option<String> {
+    if !(s.path.ends_with(".py") || s.path.ends_with(".pyi")) {
+        return None;
+    }
+    edit.rows.iter().enumerate().find_map(|(i, r)| {
+        let sig = r
+            .strip_prefix("def ")
+            .or_else(|| r.strip_prefix("async def "))?;
+        let params = sig.split_once('(')?.1.trim_start();
+        let method = ["self", "cls"].iter().any(|p| {
+            params
+                .strip_prefix(p)
+                .is_some_and(|rest| rest.starts_with([',', ')', ':']))
+        });
+        method.then(|| {
+            format!(
+                "row {} defines a method (`self`/`cls` first) at column 0, outside any class",
+                i + 1
+            )
+        })
+    })
+}
+
 /// With braces, a row less indented than the payload's first row although no row in between
 /// closed a block (`}`, `)`, `]`): the indentation of the later rows was lost.
 fn below_first_row(s: &Subject<'_>, edit: &Edit) -> Option<String> {
@@ -228,7 +254,13 @@ fn under_opener(s: &Subject<'_>, edit: &Edit) -> Option<String> {
 /// around does so: a `+ TEXT` (or context-space) habit that shifts each row by one.
 fn shifted_by_one(s: &Subject<'_>, edit: &Edit, ctx: &[&str]) -> Option<String> {
     if Family::of(s.path) == Family::Prose {
-        return prose_shifted(edit, ctx);
+        // Rows inside a code fence are code of any language (diff context rows start with
+        // one space): only the prose rows count.
+        let prose = Edit {
+            rows: super::payload::outside_fences(s, edit),
+            ..edit.clone()
+        };
+        return prose_shifted(&prose, ctx);
     }
     let spaces = |l: &str| indent(l).chars().take_while(|&c| c == ' ').count();
     let significant = |l: &str| {
@@ -264,9 +296,9 @@ fn shifted_by_one(s: &Subject<'_>, edit: &Edit, ctx: &[&str]) -> Option<String> 
 fn prose_shifted(edit: &Edit, ctx: &[&str]) -> Option<String> {
     let one_space = |l: &str| l.starts_with(' ') && !l[1..].starts_with([' ', '\t']);
     let rows: Vec<&String> = edit.rows.iter().filter(|r| !is_blank(r)).collect();
-    let shifted = !rows.is_empty() && rows.iter().all(|r| one_space(r));
+    let shifted = !rows.is_empty() && rows.iter().any(|r| one_space(r));
     (shifted && !ctx.iter().any(|l| one_space(l))).then(|| {
-        "every row starts with one space where no line around does (a space after a `+`, or a \
+        "a row starts with one space where no line around does (a space after a `+`, or a \
          bullet's `+` taken as the row marker?)"
             .to_string()
     })

@@ -108,6 +108,16 @@ pub(super) fn decl_of(line: &str) -> Option<(&str, &str)> {
     binds.then_some((indent(line), name))
 }
 
+/// A row that closes or opens a nesting level, or starts a new list item: keys on either side of
+/// it belong to different entries.
+fn breaks_group(row: &str) -> bool {
+    let t = row.trim();
+    t.starts_with(['}', ']', ')'])
+        || t.ends_with(['{', '[', '('])
+        || t.starts_with("- ")
+        || t == "-"
+}
+
 /// The line right after (or before) a replaced range sets the same key, or declares the same
 /// name, at the same indentation as a payload row that the range's own lines did not: the range
 /// left the old entry behind (data files: keys; code: declarations, fields, arguments).
@@ -156,8 +166,23 @@ pub(super) fn duplicate_key(s: &Subject<'_>, edit: &Edit) -> Option<String> {
         if replaced.iter().any(|r| same(r, &left)) {
             continue;
         }
-        if edit
-            .rows
+        // Only the rows of the same entry group as the left line count: after the payload's
+        // last closer or new item (for the line after), before its first (for the line before).
+        let rows = &edit.rows;
+        let group = if n > end {
+            let from = rows
+                .iter()
+                .rposition(|r| breaks_group(r))
+                .map_or(0, |i| i + 1);
+            &rows[from..]
+        } else {
+            let to = rows
+                .iter()
+                .position(|r| breaks_group(r))
+                .unwrap_or(rows.len());
+            &rows[..to]
+        };
+        if group
             .iter()
             .any(|r| key(r).is_some_and(|k| same(&k, &left)))
         {

@@ -96,7 +96,39 @@ fn blank_strings(line: &str, family: Family, cut_comment: bool) -> String {
     let mut out = String::with_capacity(line.len());
     let mut quote: Option<char> = None;
     let mut escaped = false;
+    // A Rust raw string (`r"…"`, `r#"…"#`): no escapes, ends at `"` and as many `#`.
+    let mut raw_end: Option<String> = None;
+    let mut skip = 0usize;
     for (i, c) in line.char_indices() {
+        if skip > 0 {
+            skip -= 1;
+            out.push(c);
+            continue;
+        }
+        if let Some(end) = &raw_end {
+            if line[i..].starts_with(end.as_str()) {
+                skip = end.chars().count() - 1;
+                raw_end = None;
+                out.push(c);
+            } else {
+                out.push('_');
+            }
+            continue;
+        }
+        if quote.is_none() && family == Family::Rust && c == 'r' {
+            let rest = &line[i + 1..];
+            let hashes = rest.chars().take_while(|&h| h == '#').count();
+            let boundary = line[..i]
+                .chars()
+                .last()
+                .is_none_or(|p| !(p.is_alphanumeric() || p == '_'));
+            if boundary && rest[hashes..].starts_with('"') {
+                raw_end = Some(format!("\"{}", "#".repeat(hashes)));
+                skip = hashes + 1;
+                out.push(c);
+                continue;
+            }
+        }
         match quote {
             Some(q) => {
                 if escaped {
@@ -127,9 +159,48 @@ fn blank_strings(line: &str, family: Family, cut_comment: bool) -> String {
     out
 }
 
+/// How a line may start when it continues the line before it (one statement or item wrapped
+/// over two lines): a cuddled `else`/`catch`/`finally`, a method chain, a closer, an operator.
+const CONTINUES: [&str; 13] = [
+    "else", "catch", "finally", ".", "?.", "&&", "||", "?", ":", ")", "]", "}", "=>",
+];
+
+/// How a line may end when the next line continues it.
+const OPEN_ENDS: [&str; 11] = ["(", "[", "{", ",", "&&", "||", "=", "=>", "->", "\\", ":"];
+
+/// A Markdown list item's marker (`- `, `* `, `+ `, `1. `).
+fn is_list_item(t: &str) -> bool {
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    ["- ", "* ", "+ "].iter().any(|m| t.starts_with(m))
+        || (digits > 0 && t[digits..].starts_with(". "))
+}
+
+/// Whether the `original` lines are one statement or list item wrapped over several lines:
+/// joining them is a deliberate reflow (a cuddled `} else if`, a joined call chain, a
+/// re-wrapped bullet), never two lines merged by mistake (DEVIATIONS §7).
+pub(crate) fn is_one_wrapped_unit(original: &[&str]) -> bool {
+    original.windows(2).any(|pair| {
+        let (a, b) = (pair[0].trim(), pair[1].trim());
+        // A line of closers joined with the next one is a cuddle (`} else if`, `}, {`).
+        let closers = !a.is_empty() && a.chars().all(|c| matches!(c, '}' | ')' | ']' | ';' | ','));
+        closers
+            || CONTINUES.iter().any(|k| b.starts_with(k))
+            || OPEN_ENDS.iter().any(|k| a.ends_with(k))
+            || (is_list_item(a) && !is_list_item(b) && !indent(pair[1]).is_empty())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rust_raw_strings_are_blanked() {
+        assert_eq!(
+            code_part(r##"let s = r#"{"k": "a\nb"}"#; x"##, Family::Rust),
+            r##"let s = r#"_____________"#; x"##
+        );
+    }
 
     #[test]
     fn strings_and_comments_are_blanked() {

@@ -5,7 +5,7 @@
 
 use hashline_core::Edit;
 
-use super::lexical::{code_part, is_blank, Family};
+use super::lexical::{code_part, is_blank, is_one_wrapped_unit, Family};
 use super::Subject;
 
 /// The statements after each `;` of `row` (outside strings and comments), trimmed.
@@ -30,6 +30,26 @@ fn joined_statements<'r>(row: &'r str, family: Family) -> impl Iterator<Item = &
         .filter(|t| t.starts_with(|c: char| c.is_alphabetic() || c == '_'))
 }
 
+/// A replaced line whose start (its first word when that has 5 characters or more, else its
+/// first 8 characters) stands inside `row` after the row's own start: two lines of the range
+/// (JSX cells, JSON properties, bullets) joined.
+fn starts_inside<'a>(row: &str, replaced: &[&'a str]) -> Option<&'a str> {
+    let body = row.trim();
+    replaced.iter().copied().find(|line| {
+        let word = line.split_whitespace().next().unwrap_or("");
+        let head: String = if word.chars().count() >= 5 {
+            word.to_string()
+        } else {
+            line.chars().take(8).collect()
+        };
+        head.chars().count() >= 5
+            && !body.starts_with(head.as_str())
+            && body
+                .get(1..)
+                .is_some_and(|rest| rest.contains(head.as_str()))
+    })
+}
+
 /// Warn when a row of `edit` joins two statements the range had on lines of their own.
 pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
     let Some((start, end)) = Subject::replaced(edit) else {
@@ -39,7 +59,7 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
         return;
     }
     let family = Family::of(s.path);
-    if matches!(family, Family::Prose | Family::Data) {
+    if family == Family::Data && !s.path.ends_with(".json") {
         return;
     }
     let replaced: Vec<&str> = (start..=end)
@@ -53,11 +73,28 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
     {
         return;
     }
+    let lines: Vec<&str> = (start..=end).map(|n| s.line(n)).collect();
+    // JSON entries end in `,` as a matter of course: there a `,` does not make one wrapped unit.
+    let wrapped = family != Family::Data && is_one_wrapped_unit(&lines);
+    let fewer = edit.rows.len() < lines.len() && !wrapped;
     for (i, row) in edit.rows.iter().enumerate() {
         if is_blank(row) || replaced.contains(&row.trim()) {
             continue;
         }
-        if let Some(tail) = joined_statements(row, family).next() {
+        if let Some(line) = fewer.then(|| starts_inside(row, &replaced)).flatten() {
+            warnings.push(format!(
+                "[W_MERGED_LINES] row {} of {} also holds the start of `{line}`, a line of its own \
+                 in the range; if that was not meant, send them as separate rows",
+                i + 1,
+                (s.label)(edit)
+            ));
+            return;
+        }
+        let code = !matches!(family, Family::Prose | Family::Data);
+        if let Some(tail) = code
+            .then(|| joined_statements(row, family).next())
+            .flatten()
+        {
             let what = if replaced.contains(&tail) {
                 "a line of its own in the range"
             } else {

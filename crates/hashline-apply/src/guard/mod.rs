@@ -32,6 +32,8 @@ mod syntax;
 
 use std::path::Path;
 
+pub(crate) use lexical::is_one_wrapped_unit;
+
 use hashline_core::{Edit, EditKind, ErrorCode, SyntaxCheck};
 
 /// How the guard runs; part of every dialect's edit options.

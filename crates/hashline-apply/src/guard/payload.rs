@@ -16,13 +16,16 @@ const RESEND: &str = "Send the content lines only, exactly as they should appear
 /// Refuse `edit` if one of its rows is not content.
 pub(super) fn check(s: &Subject<'_>, edit: &Edit) -> Result<(), GuardRefusal> {
     let family = Family::of(s.path);
-    let what = carriage_return(edit)
-        .or_else(|| lineid_anchor(edit))
-        .or_else(|| numbered_rows(s, edit))
-        .or_else(|| diff_header(edit))
-        .or_else(|| diff_rows(s, edit, family))
-        .or_else(|| plus_markers(s, edit, family))
-        .or_else(|| literal_newline(s, edit, family));
+    let mut what = findings(s, edit, family);
+    // In prose, rows inside a code fence are code of any language (a diff, a shell line):
+    // judged again without them.
+    if what.is_some() && family == Family::Prose {
+        let fenced = Edit {
+            rows: outside_fences(s, edit),
+            ..edit.clone()
+        };
+        what = findings(s, &fenced, family);
+    }
     match what {
         Some(what) => Err(refuse(
             s,
@@ -33,6 +36,41 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit) -> Result<(), GuardRefusal> {
         )),
         None => Ok(()),
     }
+}
+
+/// The rows of `edit` that stand outside Markdown code fences, counting the fences of the file
+/// above the edit and of the rows themselves (a row inside is kept blank: numbers stay).
+pub(super) fn outside_fences(s: &Subject<'_>, edit: &Edit) -> Vec<String> {
+    let is_fence = |l: &str| {
+        let t = l.trim_start();
+        t.starts_with("```") || t.starts_with("~~~")
+    };
+    let (before, _) = s.neighbours(edit);
+    let mut inside = (1..=before).filter(|&n| is_fence(s.line(n))).count() % 2 == 1;
+    edit.rows
+        .iter()
+        .map(|r| {
+            if is_fence(r) {
+                inside = !inside;
+                String::new()
+            } else if inside {
+                String::new()
+            } else {
+                r.clone()
+            }
+        })
+        .collect()
+}
+
+/// The first thing of `edit`'s rows that is not content, if any.
+fn findings(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<String> {
+    carriage_return(edit)
+        .or_else(|| lineid_anchor(edit))
+        .or_else(|| numbered_rows(s, edit))
+        .or_else(|| diff_header(edit))
+        .or_else(|| diff_rows(s, edit, family))
+        .or_else(|| plus_markers(s, edit, family))
+        .or_else(|| literal_newline(s, edit, family))
 }
 
 fn row_no(i: usize) -> usize {
@@ -71,11 +109,13 @@ fn lineid_anchor(edit: &Edit) -> Option<String> {
 
 /// `(N, rest)` for a row `N:rest` (the hashline read format).
 fn numbered(row: &str) -> Option<(usize, &str)> {
+    // The mismatch report marks changed lines `*N:`; numbered diffs show `N|`.
+    let row = row.strip_prefix(['*', '>']).unwrap_or(row);
     let digits = row.bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 || digits > 9 {
         return None;
     }
-    let rest = row[digits..].strip_prefix(':')?;
+    let rest = row[digits..].strip_prefix([':', '|'])?;
     Some((row[..digits].parse().ok()?, rest))
 }
 
@@ -234,7 +274,14 @@ fn literal_newline(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<Strin
             let t = tail.trim_start();
             let bullet = family == Family::Prose
                 && ["- ", "* ", "+ ", "# "].iter().any(|b| t.starts_with(b));
+            // The row's own leading token (`///`, `//`, `#`, `<td>`) again after the `\n`: a
+            // second line of the same kind (a doc comment, JSX) joined on.
+            let own = line.split_whitespace().next().unwrap_or("");
+            let lead: String = own.chars().take(2).collect();
+            let again = (own.starts_with(['/', '#']) && t.starts_with(lead.as_str()))
+                || ((own.starts_with('<') || family == Family::CLike) && t.starts_with('<'));
             let starts_code = bullet
+                || again
                 || t.starts_with(|c: char| {
                     c.is_alphanumeric() || matches!(c, '_' | '$' | '}' | '@')
                 });

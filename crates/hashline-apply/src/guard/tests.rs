@@ -249,3 +249,30 @@ fn a_statement_lost_at_the_range_start_is_warned() {
         "{got:?}"
     );
 }
+
+#[test]
+fn keys_of_a_new_entry_after_a_closer_are_not_a_leftover() {
+    let json = "{\n  \"a\": {\n    \"owner\": \"x\",\n    \"on\": true\n  },\n  \"b\": {\n    \"owner\": \"y\"\n  }\n}\n";
+    let rows = ["  },", "  \"c\": {", "    \"owner\": \"z\"", "  },"];
+    assert_eq!(run("f.json", json, vec![replace(5, 5, &rows)]), Ok(vec![]));
+    let yaml = "volumes:\n  - name: data\n    emptyDir: {}\n  - name: tmp\n    emptyDir: {}\n";
+    let rows = ["    emptyDir: {}", "  - name: cache", "    emptyDir: {}"];
+    assert_eq!(run("w.yaml", yaml, vec![replace(3, 3, &rows)]), Ok(vec![]));
+}
+
+#[test]
+fn lines_of_the_range_joined_on_one_row_are_warned() {
+    let json = "{\n  \"a\": {\n    \"enabled\": true,\n    \"rollout\": 10,\n    \"owner\": \"x\"\n  }\n}\n";
+    let rows = ["    \"enabled\": true, \"rollout\": 20,"];
+    let got = run("f.json", json, vec![replace(3, 4, &rows)]).expect("applies");
+    assert!(
+        got.iter().any(|w| w.starts_with("[W_MERGED_LINES]")),
+        "{got:?}"
+    );
+    // A cuddled `} else {` joined by hand is not.
+    let ts = "if (a) {\n  x();\n}\nelse {\n  y();\n}\n";
+    assert_eq!(
+        run("a.ts", ts, vec![replace(3, 4, &["} else {"])]),
+        Ok(vec![])
+    );
+}

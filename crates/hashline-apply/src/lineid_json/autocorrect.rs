@@ -18,6 +18,8 @@
 
 use hashline_anchor::lineid::is_js_whitespace;
 
+use crate::guard::is_one_wrapped_unit;
+
 /// Leading whitespace of `s` (JavaScript `\s`).
 pub(crate) fn indent_of(s: &str) -> &str {
     &s[..s.len() - s.trim_start_matches(is_js_whitespace).len()]
@@ -153,37 +155,6 @@ fn split_on_semicolons(merged: &str, count: usize) -> Option<Vec<String>> {
         .filter(|p| !p.is_empty())
         .collect();
     (pieces.len() == count).then_some(pieces)
-}
-
-/// How a line may start when it continues the line before it (one statement or item wrapped
-/// over two lines): a cuddled `else`/`catch`/`finally`, a method chain, a closer, an operator.
-const CONTINUES: [&str; 13] = [
-    "else", "catch", "finally", ".", "?.", "&&", "||", "?", ":", ")", "]", "}", "=>",
-];
-
-/// How a line may end when the next line continues it.
-const OPEN_ENDS: [&str; 11] = ["(", "[", "{", ",", "&&", "||", "=", "=>", "->", "\\", ":"];
-
-/// A Markdown list item's marker (`- `, `* `, `+ `, `1. `).
-fn is_list_item(t: &str) -> bool {
-    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-    ["- ", "* ", "+ "].iter().any(|m| t.starts_with(m))
-        || (digits > 0 && t[digits..].starts_with(". "))
-}
-
-/// Whether the `original` lines are one statement or list item wrapped over several lines:
-/// joining them is a deliberate reflow (a cuddled `} else if`, a joined call chain, a
-/// re-wrapped bullet), never two lines merged by mistake (DEVIATIONS §7).
-fn is_one_wrapped_unit(original: &[&str]) -> bool {
-    original.windows(2).any(|pair| {
-        let (a, b) = (trim(pair[0]), trim(pair[1]));
-        // A line of closers joined with the next one is a cuddle (`} else if`, `}, {`).
-        let closers = !a.is_empty() && a.chars().all(|c| matches!(c, '}' | ')' | ']' | ';' | ','));
-        closers
-            || CONTINUES.iter().any(|k| b.starts_with(k))
-            || OPEN_ENDS.iter().any(|k| a.ends_with(k))
-            || (is_list_item(a) && !is_list_item(b) && !indent_of(pair[1]).is_empty())
-    })
 }
 
 /// Re-split a one-line payload that merged the `original` lines (see the module doc); `None`

@@ -172,6 +172,9 @@ impl<'a> BodyParser<'a> {
         if let Some(message) = contamination(line.text) {
             return Err(line.error(&message));
         }
+        if self.pending.is_some() && looks_like_op_header(line.text) {
+            return Err(line.error(&messages::near_miss_header(line.text)));
+        }
         if js_trim(line.text).is_empty() {
             if let Some(pending) = self.pending.as_mut() {
                 pending.skipped_blanks += 1;
@@ -261,6 +264,17 @@ impl<'a> BodyParser<'a> {
             warnings: self.warnings,
         })
     }
+}
+
+/// A raw line shaped like an op header that does not parse as one (`Replace 5..7:`,
+/// `replace 25,25:`, `insert after line 22:`): a typo, never content, so it is refused rather
+/// than written into the file as a row.
+fn looks_like_op_header(text: &str) -> bool {
+    let t = js_trim(text).to_ascii_lowercase();
+    let verb = ["replace ", "insert ", "delete "]
+        .iter()
+        .any(|v| t.starts_with(v));
+    verb && t.ends_with(':') && t.bytes().any(|b| b.is_ascii_digit()) && t.len() <= 40
 }
 
 #[cfg(test)]

@@ -7,11 +7,12 @@
 use super::js_text::{is_js_space, js_trim_start};
 use super::messages;
 
-const SENTINELS: [&str; 4] = [
+const SENTINELS: [&str; 5] = [
     "*** Update File:",
     "*** Add File:",
     "*** Delete File:",
     "*** Move to:",
+    "*** End of File",
 ];
 
 /// The message (without `line <L>: `) if `line` is contaminated.

@@ -81,6 +81,14 @@ pub fn apply_patch_sentinel(text: &str) -> String {
     )
 }
 
+/// A raw line shaped like an op header that is not one.
+pub fn near_miss_header(text: &str) -> String {
+    format!(
+        "{} looks like an op header but is not one, so it would be written into the file. Use `replace N..M:`, `delete N..M`, or `insert before|after N:` / `insert head|tail:` (lower case, `..` between line numbers).",
+        json_quote_preview(text, PREVIEW_UNITS)
+    )
+}
+
 /// Any other `@@…` line.
 pub fn at_bracketed_header(text: &str) -> String {
     format!(
