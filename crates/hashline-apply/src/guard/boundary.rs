@@ -4,7 +4,7 @@
 
 use hashline_core::{Edit, ErrorCode};
 
-use super::edges::{renumbered, unpaired_end};
+use super::edges::{prose_leftover, renumbered, unpaired_end};
 use super::leftover::duplicate_key;
 use super::lexical::{indent, is_blank, Family};
 use super::{refuse, GuardRefusal, Subject};
@@ -38,7 +38,7 @@ pub(super) fn check(
     if let Some(what) = renumbered(s, edit) {
         return Err(refuse(s, ErrorCode::RangeBoundary, edit, what, RESEND));
     }
-    if let Some(what) = unpaired_end(s, edit) {
+    if let Some(what) = unpaired_end(s, edit).or_else(|| prose_leftover(s, edit)) {
         warnings.push(format!(
             "[W_RANGE_EDGE] {}: {what}; if it was not meant to go, leave it out of the range",
             (s.label)(edit)

@@ -25,6 +25,33 @@ fn overlap(row: &str, line: &str) -> f64 {
     w.iter().filter(|x| r.contains(x)).count() as f64 / w.len() as f64
 }
 
+/// Prose: the line right after a replaced range is a continuation line (indented, not a new
+/// item) that a row already rewrites (most of its words): the range stopped one line short and
+/// the old continuation stays under the new text.
+pub(super) fn prose_leftover(s: &Subject<'_>, edit: &Edit) -> Option<String> {
+    let (_, end) = Subject::replaced(edit)?;
+    if Family::of(s.path) != Family::Prose || end >= s.line_count() {
+        return None;
+    }
+    let next = s.line(end + 1);
+    let t = next.trim_start();
+    let item = ["- ", "* ", "+ ", "#"].iter().any(|m| t.starts_with(m));
+    if indent(next).len() < 2 || item || words(next).len() < 3 {
+        return None;
+    }
+    let row = edit
+        .rows
+        .iter()
+        .find(|r| r.trim() != t.trim_end() && overlap(r, next) >= 0.6)?;
+    Some(format!(
+        "line {} (`{}`) continues the text the range rewrites, and the payload already has it \
+         (`{}`): the old line would stay under the new one",
+        end + 1,
+        t.trim_end(),
+        row.trim()
+    ))
+}
+
 /// A one-line replace, below edits of the same request that add or remove lines, whose row
 /// rewrites the line that many lines above and has nothing of the line it names: its number was
 /// counted in the file as it would be after those edits, but every number refers to the file as

@@ -276,3 +276,20 @@ fn lines_of_the_range_joined_on_one_row_are_warned() {
         Ok(vec![])
     );
 }
+
+#[test]
+fn a_prose_continuation_left_behind_is_warned() {
+    let md = "# Notes\n\n1. Check the relay logs when mail bounces: often\n   the relay rejected our sender address.\n2. Retry.\n";
+    let rows = [
+        "1. Check the relay logs first when mail bounces: most often",
+        "   the relay rejected our sender address or its DNS.",
+    ];
+    let got = run("n.md", md, vec![replace(3, 3, &rows)]).expect("applies");
+    assert!(
+        got.iter().any(|w| w.starts_with("[W_RANGE_EDGE]")),
+        "{got:?}"
+    );
+    // Rewriting only the first line of the item keeps its continuation: no warning.
+    let row = ["1. Check the relay logs first when mail bounces: often"];
+    assert_eq!(run("n.md", md, vec![replace(3, 3, &row)]), Ok(vec![]));
+}
