@@ -45,3 +45,36 @@ fn a_row_with_a_carriage_return_is_refused() {
         b"one\ntwo\n"
     );
 }
+
+#[test]
+fn the_json_dialects_report_the_next_reads_tag_too() {
+    for (dialect, anchors) in [("hash-json", "hash"), ("lineid-json", "lineid")] {
+        let sb = Sandbox::new();
+        fs::write(sb.root.join("a.txt"), "one\ntwo\n").expect("write");
+        let read = sb.run(&["read", "a.txt", "--anchors", anchors], b"");
+        assert_eq!(read.code, 0, "{}", read.stdout);
+        // A new first line that starts with U+FEFF: a read takes it for the byte-order mark.
+        let request = if dialect == "hash-json" {
+            r#"{"path": "a.txt", "edits": [{"op": "prepend", "lines": ["\ufeffbom"]}]}"#
+        } else {
+            r#"{"filePath": "a.txt", "edits": [{"op": "prepend", "lines": ["\ufeffbom"]}]}"#
+        };
+        let args = ["--json", "edit", "--dialect", dialect, "-"];
+        let out = sb.run(&args, request.as_bytes()).json();
+        assert_eq!(out["ok"], true, "{dialect}: {out}");
+        let reported = out["files"][0]["tag"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let next = sb.run(&["read", "a.txt"], b"");
+        let header = next.stdout.lines().next().unwrap_or_default().to_owned();
+        assert!(
+            header.ends_with(&format!("#{reported}")),
+            "{dialect}: {header} vs {reported}"
+        );
+        assert!(
+            out["warnings"].to_string().contains("byte-order mark"),
+            "{dialect}: {out}"
+        );
+    }
+}

@@ -9,7 +9,7 @@ use crate::merge::forget_older;
 use crate::pipeline::commit::{commit, CommitError, Landing, Recorder, Staged};
 use crate::pipeline::files::{is_read_only, lock_and_read};
 use crate::pipeline::report::{change_report, noop_report};
-use crate::pipeline::stage::{guard_and_encode, splice_file};
+use crate::pipeline::stage::{guard_and_encode, splice_file, REREAD_DIFFERS};
 use crate::pipeline::Front;
 use crate::{FileOp, Outcome};
 
@@ -150,7 +150,12 @@ fn run(
     };
     let checked = guard_and_encode(&front, &file, &lines, &edits, spliced, &opts.guard)
         .map_err(|g| Refusal::new(g.code, g.message))?;
-    let (new_text, encoded) = (checked.text, checked.encoded);
+    let (mut new_text, encoded) = (checked.text, checked.encoded);
+    // Reported = re-read: the tag, the anchors and the recorded text are the next read's.
+    if let Some(shown) = encoded.reread.clone() {
+        warnings.push(REREAD_DIFFERS.to_string());
+        new_text = shown;
+    }
     if !live_text.is_empty() && new_text.is_empty() {
         return Err(Refusal::new(
             ErrorCode::WouldEmpty,

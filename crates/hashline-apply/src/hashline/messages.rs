@@ -83,6 +83,4 @@ pub fn json_quote(text: &str) -> String {
 
 /// A body row held a carriage return, or the new text starts with U+FEFF: a read shows those
 /// as a line break / the byte-order mark, so the reported tag follows what a read will show.
-pub const REREAD_DIFFERS: &str = "A new line contained a carriage return (\\r) or the file now \
-starts with U+FEFF; a read shows these as a line break and a byte-order mark, so the tag and \
-line numbers above are those of the file as it will be read.";
+pub use crate::pipeline::stage::REREAD_DIFFERS;

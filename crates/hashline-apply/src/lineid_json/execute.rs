@@ -16,7 +16,7 @@ use crate::fs::{FsError, Target, Workspace};
 use crate::pipeline::commit::{commit, CommitError, Landing, Recorder, Staged};
 use crate::pipeline::files::{lock_and_read, open_for_read, read_text};
 use crate::pipeline::report::{change_report, read_report};
-use crate::pipeline::stage::{guard_and_encode, splice_file};
+use crate::pipeline::stage::{guard_and_encode, splice_file, REREAD_DIFFERS};
 use crate::pipeline::Front;
 use crate::{FileOp, FileReport, Outcome};
 
@@ -255,10 +255,13 @@ fn run(
         spliced,
         &opts.guard,
     )?;
-    let (new_text, encoded) = (checked.text, checked.encoded);
+    let (mut new_text, encoded) = (checked.text, checked.encoded);
     warnings.extend(checked.warnings);
-    // The re-read rule (`encoded.reread`) is not applied here: the seed reports the spliced
-    // text (issue 10 leaves that behaviour as it is).
+    // Reported = re-read: the tag and the recorded text are the next read's.
+    if let Some(shown) = encoded.reread.clone() {
+        warnings.push(REREAD_DIFFERS.to_string());
+        new_text = shown;
+    }
     let new_bytes = encoded.bytes;
     warnings.extend(encoded.lost_bytes);
     // Moved, not copied: the bytes go to the transaction, the text stays for the report.

@@ -4,6 +4,13 @@ use hashline_core::{splice, Edit, OutLine, SpliceError, TextFile};
 
 use crate::guard::{self, GuardOptions, GuardRefusal};
 
+/// The warning of an edit whose written text reads back differently (a new line holding a
+/// carriage return, a file that now starts with U+FEFF): the tag and lines reported are those of
+/// the file as the next read will show it.
+pub const REREAD_DIFFERS: &str = "A new line contained a carriage return (\\r) or the file now \
+starts with U+FEFF; a read shows these as a line break and a byte-order mark, so the tag and \
+line numbers above are those of the file as it will be read.";
+
 /// What a front end tells the guard about its dialect: the path as the request named it, how
 /// its seed renders line `N` with a read anchor, and how it names an edit.
 pub(crate) struct Front<'a> {
