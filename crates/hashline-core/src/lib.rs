@@ -6,6 +6,7 @@
 //!   applies a batch of edits addressed in original line numbers.
 //! * [`affix`]: the common prefix and suffix of two sequences (what an edit left alone).
 //! * [`js`]: JavaScript's white space, which the seed tools trim with.
+//! * [`excerpt`]: numbered excerpts (`>NN|text`) of the lines a refusal shows.
 //! * [`code`]: the stable error codes ([`ErrorCode`]) every refusal carries.
 //! * [`block`]: the [`BlockResolver`] seam that lets `replace block N:` find a syntactic block
 //!   without this crate (or the apply crate) depending on tree-sitter.
@@ -18,6 +19,7 @@ pub mod affix;
 pub mod block;
 pub mod code;
 pub mod edit;
+pub mod excerpt;
 pub mod js;
 pub mod syntax;
 pub mod text;

@@ -2,7 +2,7 @@
 //! last) line to nothing while its rows rewrite the others one for one, and a replace whose line
 //! number was counted after the request's earlier edits.
 
-use hashline_core::{Edit, EditKind};
+use hashline_core::Edit;
 
 use super::leftover::decl_of;
 use super::lexical::{indent, is_blank, Family};
@@ -64,21 +64,7 @@ pub(super) fn renumbered(s: &Subject<'_>, edit: &Edit) -> Option<String> {
     if start != end || is_blank(row) {
         return None;
     }
-    let delta: isize = s
-        .edits
-        .iter()
-        .filter(|e| !std::ptr::eq(*e, edit))
-        .map(|e| match e.kind {
-            EditKind::Replace { start: a, end: b } if b < start => {
-                e.rows.len() as isize - (b - a + 1) as isize
-            }
-            EditKind::InsertAfter(l) | EditKind::InsertBefore(l) if l < start => {
-                e.rows.len() as isize
-            }
-            EditKind::Head => e.rows.len() as isize,
-            _ => 0,
-        })
-        .sum();
+    let delta = s.shift_above(start);
     let meant = start.checked_add_signed(-delta)?;
     if delta == 0 || meant == 0 || meant > s.line_count() {
         return None;
@@ -131,10 +117,7 @@ pub(super) fn unpaired_end(s: &Subject<'_>, edit: &Edit) -> Option<String> {
     let joined = rows.concat();
     let prose = Family::of(s.path) == Family::Prose;
     let resembles = |l: &str| {
-        let words: Vec<&str> = l
-            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .filter(|w| w.len() >= 3)
-            .collect();
+        let words = words(l);
         let found = words.iter().filter(|w| joined.contains(*w)).count();
         let merged = found * 2 >= words.len();
         let declared = decl_of(l).is_some_and(|(_, name)| joined.contains(name));

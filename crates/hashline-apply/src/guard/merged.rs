@@ -3,10 +3,16 @@
 //! rows than lines and none of the lines it replaces joins statements so. It may be deliberate,
 //! so it is a warning.
 
+use std::collections::HashSet;
+
 use hashline_core::Edit;
 
 use super::lexical::{code_part, is_blank, is_one_wrapped_unit, Family};
 use super::Subject;
+
+/// How many lines a merge may have saved, and how far from its place a row looks for the lines
+/// it merged.
+const MERGE_REACH: usize = 8;
 
 /// The statements after each `;` of `row` (outside strings and comments), trimmed.
 fn joined_statements<'r>(row: &'r str, family: Family) -> impl Iterator<Item = &'r str> + 'r {
@@ -73,15 +79,21 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
     {
         return;
     }
+    let set: HashSet<&str> = replaced.iter().copied().collect();
     let lines: Vec<&str> = (start..=end).map(|n| s.line(n)).collect();
     // JSON entries end in `,` as a matter of course: there a `,` does not make one wrapped unit.
     let wrapped = family != Family::Data && is_one_wrapped_unit(&lines);
-    let fewer = edit.rows.len() < lines.len() && !wrapped;
+    // A few lines fewer is a merge; many fewer is a rewrite. Row `i` can hold only the lines near
+    // its own place, so each row is compared with a few lines: linear in the range.
+    let fewer =
+        edit.rows.len() < lines.len() && lines.len() - edit.rows.len() <= MERGE_REACH && !wrapped;
     for (i, row) in edit.rows.iter().enumerate() {
-        if is_blank(row) || replaced.contains(&row.trim()) {
+        if is_blank(row) || set.contains(row.trim()) {
             continue;
         }
-        if let Some(line) = fewer.then(|| starts_inside(row, &replaced)).flatten() {
+        let near = &replaced[i.saturating_sub(MERGE_REACH).min(replaced.len())
+            ..(i + 2 * MERGE_REACH + 1).min(replaced.len())];
+        if let Some(line) = fewer.then(|| starts_inside(row, near)).flatten() {
             warnings.push(format!(
                 "[W_MERGED_LINES] row {} of {} also holds the start of `{line}`, a line of its own \
                  in the range; if that was not meant, send them as separate rows",
@@ -95,7 +107,7 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
             .then(|| joined_statements(row, family).next())
             .flatten()
         {
-            let what = if replaced.contains(&tail) {
+            let what = if set.contains(tail) {
                 "a line of its own in the range"
             } else {
                 "a statement"

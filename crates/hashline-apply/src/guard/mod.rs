@@ -92,6 +92,66 @@ pub(crate) struct Subject<'a> {
     pub anchor: &'a dyn Fn(usize) -> String,
     /// Names an edit the way the request did (`replace 5..7`, `edits[0]`).
     pub label: &'a dyn Fn(&Edit) -> String,
+    /// The ranges the edits replace, sorted and merged: [`Subject::survives`] is a binary
+    /// search, not a scan of every edit (the checks ask it while walking lines).
+    removed: Vec<(usize, usize)>,
+    /// `(line, lines added by the edits at or above it)`, by line: [`Subject::shift_above`].
+    shifts: Vec<(usize, isize)>,
+}
+
+impl<'a> Subject<'a> {
+    /// The subject of `edits` (in the numbering of `lines`, the lines of `before`).
+    pub fn new(
+        path: &'a str,
+        lines: &'a [&'a str],
+        edits: &'a [Edit],
+        (before, after): (&'a str, &'a str),
+        anchor: &'a dyn Fn(usize) -> String,
+        label: &'a dyn Fn(&Edit) -> String,
+    ) -> Subject<'a> {
+        let mut ranges: Vec<(usize, usize)> = edits.iter().filter_map(Subject::replaced).collect();
+        ranges.sort_unstable();
+        let mut removed: Vec<(usize, usize)> = Vec::with_capacity(ranges.len());
+        for (start, end) in ranges {
+            match removed.last_mut() {
+                Some(last) if start <= last.1 + 1 => last.1 = last.1.max(end),
+                _ => removed.push((start, end)),
+            }
+        }
+        // Where each edit changes the line count: a replace after its last line, an insert
+        // after its anchor, `insert head` at 0 (an `insert tail` shifts nothing below it).
+        let mut shifts: Vec<(usize, isize)> = edits
+            .iter()
+            .filter_map(|e| {
+                let rows = e.rows.len() as isize;
+                match e.kind {
+                    EditKind::Replace { start, end } => {
+                        Some((end, rows - (end - start + 1) as isize))
+                    }
+                    EditKind::InsertAfter(l) | EditKind::InsertBefore(l) => Some((l, rows)),
+                    EditKind::Head => Some((0, rows)),
+                    EditKind::Tail => None,
+                }
+            })
+            .collect();
+        shifts.sort_unstable_by_key(|&(line, _)| line);
+        let mut sum = 0;
+        for shift in &mut shifts {
+            sum += shift.1;
+            shift.1 = sum;
+        }
+        Subject {
+            path,
+            lines,
+            edits,
+            before,
+            after,
+            anchor,
+            label,
+            removed,
+            shifts,
+        }
+    }
 }
 
 impl Subject<'_> {
@@ -122,11 +182,15 @@ impl Subject<'_> {
 
     /// Whether original line `n` is kept by the request (no edit of it replaces or deletes it).
     pub fn survives(&self, n: usize) -> bool {
-        !self
-            .edits
-            .iter()
-            .filter_map(Subject::replaced)
-            .any(|(start, end)| (start..=end).contains(&n))
+        let i = self.removed.partition_point(|&(_, end)| end < n);
+        self.removed.get(i).is_none_or(|&(start, _)| start > n)
+    }
+
+    /// How many lines the request's edits above line `n` add (negative: remove), counting
+    /// replaces that end and inserts anchored before `n`.
+    pub fn shift_above(&self, n: usize) -> isize {
+        let i = self.shifts.partition_point(|&(line, _)| line < n);
+        i.checked_sub(1).map_or(0, |i| self.shifts[i].1)
     }
 
     /// The original lines an edit replaces, `(start, end)`, if it is a replace.

@@ -2,6 +2,9 @@
 //! `-`/`+`/context rows, a `+` diff marker on every row, a literal `\n` joining two lines, and a
 //! `\r` carried inside a row.
 
+use std::cell::OnceCell;
+use std::collections::HashSet;
+
 use hashline_core::{Edit, EditKind, ErrorCode};
 
 use super::lexical::{indent, is_blank, without_strings, Family};
@@ -181,6 +184,15 @@ fn window<'s>(s: &'s Subject<'_>, edit: &Edit) -> impl Iterator<Item = &'s str> 
 /// A row that is a diff marker (`-`, `+` or a context space) followed by an original line of
 /// the edit's window, where the row itself is not that line: the payload is a diff.
 fn diff_rows(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<String> {
+    // The window's lines as sets, built once (a long range against a long payload stays linear).
+    let sets = OnceCell::new();
+    let sets = || {
+        sets.get_or_init(|| {
+            let exact: HashSet<&str> = window(s, edit).collect();
+            let trimmed: HashSet<&str> = exact.iter().map(|l| l.trim_end()).collect();
+            (exact, trimmed)
+        })
+    };
     for (i, row) in edit.rows.iter().enumerate() {
         let Some(marker) = row.chars().next().filter(|c| matches!(c, '-' | '+' | ' ')) else {
             continue;
@@ -189,9 +201,8 @@ fn diff_rows(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<String> {
         if rest.trim().len() < 3 || (marker == ' ' && family == Family::Prose) {
             continue;
         }
-        if window(s, edit).any(|l| l == rest || l.trim_end() == rest.trim_end())
-            && !window(s, edit).any(|l| l == row)
-        {
+        let (exact, trimmed) = sets();
+        if trimmed.contains(rest.trim_end()) && !exact.contains(row.as_str()) {
             let kind = match marker {
                 '-' => "a removed-line diff row (`-` + an original line)",
                 '+' => "an added-line diff row (`+` + an original line)",
@@ -207,7 +218,18 @@ fn diff_rows(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<String> {
 /// first word (`+  replicas: 5` for `  replicas: 3`): a diff row of a changed line.
 fn marked_replacement(s: &Subject<'_>, edit: &Edit) -> Option<String> {
     let (start, end) = Subject::replaced(edit)?;
-    let first_word = |l: &str| l.split_whitespace().next().map(str::to_string);
+    let first_word = |l: &'_ str| l.split_whitespace().next().unwrap_or("").to_string();
+    // `(indentation, first word)` of every replaced line, built once.
+    let shapes = OnceCell::new();
+    let shapes = || {
+        shapes.get_or_init(|| {
+            (start..=end)
+                .map(|n| s.line(n))
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| (indent(l).to_string(), first_word(l)))
+                .collect::<HashSet<(String, String)>>()
+        })
+    };
     for (i, row) in edit.rows.iter().enumerate() {
         let t = row.trim_start();
         let Some(rest) = t.strip_prefix(['+', '-']) else {
@@ -217,10 +239,7 @@ fn marked_replacement(s: &Subject<'_>, edit: &Edit) -> Option<String> {
         if ind.is_empty() || rest.trim().is_empty() {
             continue;
         }
-        let matches = (start..=end).map(|n| s.line(n)).any(|l| {
-            indent(l) == ind && first_word(l).is_some() && first_word(l) == first_word(rest)
-        });
-        if matches {
+        if shapes().contains(&(ind.to_string(), first_word(rest))) {
             return Some(format!(
                 "row {} is a diff row (`{}` glued to the indentation of the line it replaces)",
                 row_no(i),
@@ -264,6 +283,9 @@ fn plus_markers(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<String> 
 /// follows it starts like a line of code at the row's own indentation, or at the indentation of
 /// a line around the edit. Lines it replaces that have one already make it deliberate.
 fn literal_newline(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<String> {
+    // The indentations found around the edit, built once when a `\n` shows up.
+    let indents = OnceCell::new();
+    let indents = || indents.get_or_init(|| window(s, edit).map(indent).collect::<HashSet<&str>>());
     let joins = |line: &str| {
         if !line.contains("\\n") {
             return false;
@@ -286,9 +308,7 @@ fn literal_newline(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<Strin
                     c.is_alphanumeric() || matches!(c, '_' | '$' | '}' | '@')
                 });
             let tail_indent = indent(tail);
-            starts_code
-                && (tail_indent == indent(line)
-                    || window(s, edit).any(|l| indent(l) == tail_indent))
+            starts_code && (tail_indent == indent(line) || indents().contains(tail_indent))
         })
     };
     let i = edit.rows.iter().position(|r| joins(r))?;

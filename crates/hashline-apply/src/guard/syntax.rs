@@ -9,6 +9,7 @@
 use std::path::Path;
 
 use hashline_core::affix::{common_prefix, common_suffix};
+use hashline_core::excerpt::{numbered, real_lines};
 use hashline_core::ErrorCode;
 
 use super::{GuardOptions, GuardRefusal, Subject};
@@ -79,28 +80,6 @@ pub(super) fn check(s: &Subject<'_>, opts: &GuardOptions<'_>) -> Result<(), Guar
     })
 }
 
-/// The lines of `text` (the empty piece after a final newline not counted).
-fn real_lines(text: &str) -> Vec<&str> {
-    let mut lines: Vec<&str> = text.split('\n').collect();
-    if text.ends_with('\n') {
-        lines.pop();
-    }
-    lines
-}
-
-/// Lines `lo..=hi` (1-based, clamped) as `NN|text`, the `mark`ed one as `>NN|text`.
-fn numbered(lines: &[&str], lo: usize, hi: usize, mark: Option<usize>) -> String {
-    let width = hi.to_string().len();
-    (lo.max(1)..=hi.max(lo.max(1)))
-        .map(|n| {
-            let m = if Some(n) == mark { '>' } else { ' ' };
-            let text = lines.get(n - 1).copied().unwrap_or("");
-            format!("{m}{n:>width$}|{text}")
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// The lines of `after` (1-based, inclusive) that differ from `before` once the common leading
 /// and trailing lines are set aside; `first > end` when the edit only removed lines (they were
 /// just before line `first`). `None` when the texts are equal.
@@ -139,15 +118,15 @@ mod tests {
             origin: 0,
         }];
         let fake = Fake(issue);
-        let s = Subject {
-            path: "src/a.rs",
-            lines: &lines,
-            edits: &edits,
-            before,
-            after,
-            anchor: &|n| format!("{n}:"),
-            label: &super::super::op_label,
-        };
+        let anchor = |n: usize| format!("{n}:");
+        let s = Subject::new(
+            "src/a.rs",
+            &lines,
+            &edits,
+            (before, after),
+            &anchor,
+            &super::super::op_label,
+        );
         let opts = GuardOptions {
             syntax: Some(&fake),
             allow_syntax_errors: allow,

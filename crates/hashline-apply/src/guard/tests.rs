@@ -11,15 +11,14 @@ fn run(path: &str, text: &str, edits: Vec<Edit>) -> Result<Vec<String>, ErrorCod
     let out = splice(&lines, &edits).expect("splice");
     let after = file.render_text(&out);
     let anchor = |n: usize| format!("{n}:{}", lines.get(n - 1).copied().unwrap_or(""));
-    let s = Subject {
+    let s = Subject::new(
         path,
-        lines: &lines,
-        edits: &edits,
-        before: file.text(),
-        after: &after,
-        anchor: &anchor,
-        label: &op_label,
-    };
+        &lines,
+        &edits,
+        (file.text(), &after),
+        &anchor,
+        &op_label,
+    );
     check(&s, &GuardOptions::default()).map_err(|r| {
         assert!(r.message.contains("with fresh anchors"), "{}", r.message);
         r.code
@@ -292,4 +291,18 @@ fn a_prose_continuation_left_behind_is_warned() {
     // Rewriting only the first line of the item keeps its continuation: no warning.
     let row = ["1. Check the relay logs first when mail bounces: often"];
     assert_eq!(run("n.md", md, vec![replace(3, 3, &row)]), Ok(vec![]));
+}
+
+#[test]
+fn survives_answers_for_merged_ranges() {
+    let lines = ["a", "b", "c", "d", "e", "f", ""];
+    let edits = vec![
+        replace(4, 4, &["x"]),
+        replace(2, 3, &[]),
+        insert_after(6, &["y"]),
+    ];
+    let (anchor, label) = (|n: usize| n.to_string(), |_: &Edit| String::new());
+    let s = Subject::new("a.txt", &lines, &edits, ("", ""), &anchor, &label);
+    let kept: Vec<usize> = (1..=6).filter(|&n| s.survives(n)).collect();
+    assert_eq!(kept, [1, 5, 6]);
 }

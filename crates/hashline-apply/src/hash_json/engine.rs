@@ -1,5 +1,6 @@
 //! The `edit` pipeline: request → file checks → resolution → plan → splice → write → response.
 
+use hashline_anchor::hash_json::{hash_lines, render_rows};
 use hashline_core::{Edit, ErrorCode, TextFile};
 use hashline_state::SnapshotStore;
 use hashline_syntax::hash_json::{parse_envelope, parse_items, EditItem};
@@ -123,17 +124,11 @@ fn run(
     let lines: Vec<&str> = file.lines().collect();
     let spliced = splice_file(&file, &lines, &edits)
         .map_err(|e| Refusal::new(ErrorCode::InvalidPatch, format!("[E_INVALID_PATCH] {e}")))?;
+    // Only a refusal renders anchors: the disk text's hashes are computed then, once.
+    let hashes = std::cell::OnceCell::new();
     let anchor = |n: usize| {
-        let hashes = hashline_anchor::hash_json::hash_lines(live_text);
-        let mut row = String::new();
-        if let Some(&hash) = hashes.get(n - 1) {
-            hashline_anchor::hash_json::push_row(
-                &mut row,
-                hash,
-                lines.get(n - 1).copied().unwrap_or(""),
-            );
-        }
-        row.trim_end_matches('\n').to_string()
+        let hashes = hashes.get_or_init(|| hash_lines(live_text));
+        render_rows(live_text, hashes, n, n)
     };
     let name_of = |e: &Edit| {
         items

@@ -10,6 +10,7 @@
 //! with fresh anchors of the disk version. No context is ever searched for.
 
 use hashline_anchor::hash_json::{hash_lines, render_rows, visible_line_count};
+use hashline_core::affix::common_prefix;
 use hashline_core::{Edit, EditKind, ErrorCode};
 use hashline_state::SnapshotStore;
 use hashline_syntax::hash_json::EditItem;
@@ -93,12 +94,7 @@ fn deepest_line(place: &Place) -> usize {
 
 /// How many whole leading lines `a` and `b` share.
 fn common_lines(a: &str, b: &str) -> usize {
-    let same = a
-        .as_bytes()
-        .iter()
-        .zip(b.as_bytes())
-        .take_while(|(x, y)| x == y)
-        .count();
+    let same = common_prefix(a.as_bytes(), b.as_bytes());
     a.as_bytes()
         .get(..same)
         .map_or(0, |p| p.iter().filter(|&&c| c == b'\n').count())

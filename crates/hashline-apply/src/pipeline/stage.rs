@@ -86,15 +86,14 @@ fn guard(
     after: &str,
     opts: &GuardOptions<'_>,
 ) -> Result<Vec<String>, GuardRefusal> {
-    let subject = guard::Subject {
-        path: front.path,
+    let subject = guard::Subject::new(
+        front.path,
         lines,
         edits,
-        before,
-        after,
-        anchor: front.anchor,
-        label: front.label,
-    };
+        (before, after),
+        front.anchor,
+        front.label,
+    );
     guard::check(&subject, opts)
 }
 

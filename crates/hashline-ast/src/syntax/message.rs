@@ -1,6 +1,7 @@
 //! The words of a syntax issue: what an error node holds (`SyntaxIssue::what`) and the numbered
 //! [`excerpt`] a refusal shows around it.
 
+use hashline_core::excerpt::{numbered, real_lines};
 use tree_sitter::Node;
 
 /// Longest excerpt of the source quoted in `SyntaxIssue::what`, in characters.
@@ -9,21 +10,10 @@ const QUOTE_CHARS: usize = 40;
 /// Lines `line - 2 ..= line + 2` of `text` (clamped), each as `NN|text`, the error line as
 /// `>NN|text`: how a refusal shows where the parser stopped.
 pub fn excerpt(text: &str, line: usize) -> String {
-    let mut lines: Vec<&str> = text.split('\n').collect();
-    if text.ends_with('\n') {
-        lines.pop();
-    }
+    let lines = real_lines(text);
     let lo = line.saturating_sub(2).max(1);
     let hi = (line + 2).min(lines.len().max(line));
-    let width = hi.to_string().len();
-    (lo..=hi)
-        .map(|n| {
-            let mark = if n == line { '>' } else { ' ' };
-            let text = lines.get(n - 1).copied().unwrap_or("");
-            format!("{mark}{n:>width$}|{text}")
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    numbered(&lines, lo, hi, Some(line))
 }
 
 /// What an error node holds, in a few words.
