@@ -1,9 +1,10 @@
 //! Payload rows that restate the lines next to the edit: the model copied a boundary line (or
-//! several) into the payload, so the file would hold them twice. A single line repeated
-//! exactly is each dialect's own notice (DEVIATIONS 4a); here, also warned: several lines, and
-//! one line that differs only in trailing white space (models never reproduce it).
+//! several) into the payload, so the file would hold them twice (DEVIATIONS 4a, for every
+//! dialect): one line repeated exactly, several lines, and one line that differs only in
+//! trailing white space (models never reproduce it). Applied as sent, always announced.
 
 use hashline_core::Edit;
+use hashline_syntax::hash_json::json::quote;
 
 use super::lexical::is_blank;
 use super::Subject;
@@ -39,7 +40,7 @@ fn trailing(s: &Subject<'_>, rows: &[String], first: usize) -> usize {
         .unwrap_or(0)
 }
 
-/// Warn about a multi-line echo, and a one-line echo that differs only in trailing space.
+/// Warn about a multi-line echo and a one-line echo (exact, or but for trailing space).
 pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
     let (before, after) = s.neighbours(edit);
     let rows = &edit.rows;
@@ -79,21 +80,31 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
         }
         return;
     }
-    let mut near = |row: usize, line: usize| {
+    let mut one = |row: usize, line: usize, side: &str| {
         let (r, l) = (&rows[row - 1], s.line(line));
-        if !is_blank(r) && r != l && same(r, l) {
+        if is_blank(r) {
+            return;
+        }
+        let label = (s.label)(edit);
+        if r == l {
             warnings.push(format!(
-                "[W_REPEATED_LINE] row {row} of {} repeats line {line} ({:?}) but for trailing white \
-                 space; if that was not meant, remove the duplicate",
-                (s.label)(edit),
-                l.trim_end()
+                "[W_REPEATED_LINE] row {row} of {label} repeats line {line} ({}) just {side} it; if \
+                 that was not meant, remove the duplicate",
+                quote(l)
+            ));
+        } else if same(r, l) {
+            warnings.push(format!(
+                "[W_REPEATED_LINE] row {row} of {label} repeats line {line} ({}) but for trailing \
+                 white space; if that was not meant, remove the duplicate",
+                quote(l.trim_end())
             ));
         }
     };
     if head == 1 {
-        near(1, before);
+        one(1, before, "before");
     }
+    // A single row that repeats both of its neighbours is named once.
     if tail == 1 && !(n == 1 && head == 1) {
-        near(n, after);
+        one(n, after, "after");
     }
 }

@@ -306,3 +306,25 @@ fn survives_answers_for_merged_ranges() {
     let kept: Vec<usize> = (1..=6).filter(|&n| s.survives(n)).collect();
     assert_eq!(kept, [1, 5, 6]);
 }
+
+#[test]
+fn a_row_repeating_its_neighbour_is_warned_once() {
+    let text = "a\nfoo();\nc\nd\n";
+    let w = run("a.txt", text, vec![replace(3, 3, &["foo();", "C"])]).expect("applied");
+    assert_eq!(
+        w,
+        ["[W_REPEATED_LINE] row 1 of replace 3..3 repeats line 2 (\"foo();\") just before it; if that was not meant, remove the duplicate"]
+    );
+    let w = run("a.txt", text, vec![insert_after(1, &["x", "foo();"])]).expect("applied");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].contains("row 2 of insert after 1 repeats line 2"),
+        "{w:?}"
+    );
+    // One row equal to both neighbours is named once; blank rows are never an echo.
+    let w = run("a.txt", "x\ny\nx\n", vec![replace(2, 2, &["x"])]).expect("applied");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(run("a.txt", "\n\nb\n", vec![insert_after(1, &[""])])
+        .expect("applied")
+        .is_empty());
+}

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use hashline_core::{Edit, EditKind, ErrorCode};
+use hashline_core::ErrorCode;
 use hashline_syntax::hash_json::js::{hash_like_prefix, js_trim};
 use hashline_syntax::hash_json::json::quote;
 use hashline_syntax::hash_json::EditItem;
@@ -103,54 +103,6 @@ pub(crate) fn bare_prefix(
     ))
 }
 
-/// DEVIATIONS §4a: a first or last payload row that repeats the non-blank line next to where it
-/// lands. `lines` are the entries the edits apply to; `label` names an edit by its origin.
-pub(crate) fn repeated_lines(
-    lines: &[&str],
-    edits: &[Edit],
-    label: &dyn Fn(usize) -> String,
-) -> Vec<String> {
-    let mut out = Vec::new();
-    for edit in edits {
-        let (Some(first), Some(last)) = (edit.rows.first(), edit.rows.last()) else {
-            continue;
-        };
-        let last_visible = if lines.last().is_some_and(|l| l.is_empty()) {
-            lines.len() - 1
-        } else {
-            lines.len()
-        };
-        // (row number, row, neighbour line) pairs to compare.
-        let (before, after) = match edit.kind {
-            EditKind::Replace { start, end } => (start.checked_sub(1), Some(end + 1)),
-            EditKind::InsertAfter(l) => (Some(l), Some(l + 1)),
-            EditKind::InsertBefore(l) => (l.checked_sub(1), Some(l)),
-            EditKind::Head => (None, Some(1)),
-            EditKind::Tail => (Some(last_visible), None),
-        };
-        let mut notes: Vec<(usize, &str, usize)> = Vec::new();
-        if let Some(b) = before.filter(|&b| b >= 1) {
-            notes.push((1, first, b));
-        }
-        if let Some(a) = after {
-            notes.push((edit.rows.len(), last, a));
-        }
-        for (row, text, line) in notes {
-            let Some(neighbour) = line.checked_sub(1).and_then(|i| lines.get(i)) else {
-                continue;
-            };
-            if !text.trim().is_empty() && text == *neighbour {
-                out.push(format!(
-                    "[W_REPEATED_LINE] row {row} of {} repeats line {line} ({}); if that was not meant, remove the duplicate",
-                    label(edit.origin),
-                    quote(neighbour)
-                ));
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,19 +113,5 @@ mod tests {
         assert!(has_literal_unicode_escape("\\U00e9"));
         assert!(!has_literal_unicode_escape("\\u00g9"));
         assert!(!has_literal_unicode_escape("\\u12"));
-    }
-
-    #[test]
-    fn repeats_line_names_both() {
-        let lines = ["a", "});", "c", ""];
-        let edits = [Edit::replace(3, 3, vec!["});".into(), "x".into()], 0)];
-        let w = repeated_lines(&lines, &edits, &|_| "replace AAAA-AAAA".into());
-        assert_eq!(w, ["[W_REPEATED_LINE] row 1 of replace AAAA-AAAA repeats line 2 (\"});\"); if that was not meant, remove the duplicate"]);
-        let blank = [Edit {
-            kind: EditKind::InsertAfter(1),
-            rows: vec!["".into()],
-            origin: 0,
-        }];
-        assert!(repeated_lines(&["", "b"], &blank, &|_| String::new()).is_empty());
     }
 }

@@ -1,21 +1,25 @@
-//! The `edit` pipeline: request → file checks → resolution → plan → splice → write → response.
+//! The hash-json front end of the executor: the request's file checks, anchor resolution and
+//! stale rebase (its plan), and the seed's response texts.
 
-use hashline_anchor::hash_json::{hash_lines, render_rows};
-use hashline_core::{Edit, ErrorCode, TextFile};
-use hashline_state::SnapshotStore;
-use hashline_syntax::hash_json::{parse_envelope, parse_items, EditItem};
+use std::cell::OnceCell;
+
+use hashline_anchor::hash_json::{push_row, LineHash, LineHasher};
+use hashline_core::{Edit, ErrorCode, SpliceError, TextFile};
+use hashline_state::{SnapshotStore, StoreError};
+use hashline_syntax::hash_json::{parse_envelope, parse_items, EditItem, Envelope};
 
 use crate::fs::{FsError, Workspace};
 use crate::merge::forget_older;
-use crate::pipeline::commit::{commit, CommitError, Landing, Recorder, Staged};
-use crate::pipeline::files::{is_read_only, lock_and_read};
+use crate::pipeline::commit::CommitError;
+use crate::pipeline::execute::{
+    execute, EditPlan, FrontEnd, Guarded, Intent, Land, Opened, Plan, Run,
+};
+use crate::pipeline::files::is_read_only;
 use crate::pipeline::report::{change_report, noop_report};
-use crate::pipeline::stage::{guard_and_encode, splice_file, REREAD_DIFFERS};
-use crate::pipeline::Front;
 use crate::{FileOp, Outcome};
 
-use super::checks::{bare_prefix, boundary_warnings, repeated_lines, unicode_escape_warning};
-use super::plan::{label, plan};
+use super::checks::{bare_prefix, boundary_warnings, unicode_escape_warning};
+use super::plan::{label, plan, NoopRecord};
 use super::read::{detect, FileKind};
 use super::rebase::{rebase, recorded_base};
 use super::refusal::Refusal;
@@ -63,180 +67,211 @@ fn run(
     opts: &EditOptions<'_>,
 ) -> Result<Outcome, Refusal> {
     let env = parse_envelope(request)?;
+    let mut front = HashJson {
+        env,
+        items: Vec::new(),
+        noops: Vec::new(),
+        hashes: OnceCell::new(),
+    };
+    let run = Run {
+        dry_run: opts.dry_run,
+        guard: opts.guard,
+    };
+    let done = execute(ws, store, &mut front, &run)?;
+    let Some(done) = done.into_iter().next() else {
+        return Err(Refusal::new(ErrorCode::Io, "no file was edited"));
+    };
+    let env = &front.env;
     let path = env.path.as_str();
-    let target = ws.resolve(path).map_err(|e| fs_refusal(&e, path))?;
-    let (_guard, read) = lock_and_read(ws, &[&target]).map_err(|e| fs_refusal(&e, path))?;
-    let Some(bytes) = read else {
-        return Err(Refusal::new(
-            ErrorCode::FileNotFound,
-            format!("File not found: {path}"),
-        ));
-    };
-    match detect(&bytes) {
-        FileKind::Text => {}
-        FileKind::Image(_) => {
-            let message = format!("Path is an image file: {path}. {TEXT_ONLY}");
-            return Err(Refusal::new(ErrorCode::Binary, message));
-        }
-        FileKind::Binary(what) => {
-            let message = format!("Path is a binary file: {path} ({what}). {TEXT_ONLY}");
-            return Err(Refusal::new(ErrorCode::Binary, message));
-        }
-    }
-    if !opts.dry_run && is_read_only(&target) {
-        return Err(Refusal::new(
-            ErrorCode::PermissionDenied,
-            format!("File is not writable: {path}"),
-        ));
-    }
-    let items = parse_items(&env.edits)?;
-    let file = TextFile::decode(bytes);
-    let live_text = file.text();
-
-    let live = Version::new(live_text);
-    let recorded = recorded_base(store, &target.key, &live, &items);
-    let base = match &recorded {
-        Some(b) => Version::new(&b.text),
-        None => live,
-    };
-    let places = resolve(&items, &base)?;
-    let mut warnings: Vec<String> = Vec::new();
-    for (item, &place) in items.iter().zip(&places) {
-        warnings.extend(boundary_warnings(item, place, &base, &label(item)));
-    }
-    warnings.extend(items.iter().filter_map(unicode_escape_warning));
-    warnings.extend(bare_prefix(&items, &base, path)?);
-    let planned = plan(&items, &places, &base)?;
-    let edits: Vec<Edit> = match &recorded {
-        Some(old) => rebase(&planned.edits, old, live_text, &items, &|origin| {
-            anchor_names(&items, origin)
-        })
-        .inspect_err(|_| {
-            // The refusal shows anchors of the disk text: that is a read of it, so a retry with
-            // them resolves against the disk instead of being carried over from `old` again.
-            if !opts.dry_run {
-                forget_older(store, &target.key, live_text);
-            }
-        })?,
-        None => planned.edits,
-    };
-
-    let lines: Vec<&str> = file.lines().collect();
-    let spliced = splice_file(&file, &lines, &edits)
-        .map_err(|e| Refusal::new(ErrorCode::InvalidPatch, format!("[E_INVALID_PATCH] {e}")))?;
-    // Only a refusal renders anchors: the disk text's hashes are computed then, once.
-    let hashes = std::cell::OnceCell::new();
-    let anchor = |n: usize| {
-        let hashes = hashes.get_or_init(|| hash_lines(live_text));
-        render_rows(live_text, hashes, n, n)
-    };
-    let name_of = |e: &Edit| {
-        items
-            .iter()
-            .find(|i| i.index == e.origin)
-            .map(label)
-            .unwrap_or_default()
-    };
-    let front = Front {
-        path,
-        anchor: &anchor,
-        label: &name_of,
-        allow_syntax_errors: env.allow_syntax_errors,
-    };
-    let checked = guard_and_encode(&front, &file, &lines, &edits, spliced, &opts.guard)
-        .map_err(|g| Refusal::new(g.code, g.message))?;
-    let (mut new_text, encoded) = (checked.text, checked.encoded);
-    // Reported = re-read: the tag, the anchors and the recorded text are the next read's.
-    if let Some(shown) = encoded.reread.clone() {
-        warnings.push(REREAD_DIFFERS.to_string());
-        new_text = shown;
-    }
-    if !live_text.is_empty() && new_text.is_empty() {
-        return Err(Refusal::new(
-            ErrorCode::WouldEmpty,
-            "[E_WOULD_EMPTY] Cannot empty a non-empty file via edit.",
-        ));
-    }
-    if new_text == live_text {
-        let text = noop(
-            path,
-            env.return_mode,
-            &env.return_ranges,
-            live_text,
-            &planned.noops,
-        );
-        let report = noop_report(path, live_text);
+    let (old, new) = (done.old_text.as_str(), done.new_text.as_str());
+    if done.noop {
+        let text = noop(path, env.return_mode, &env.return_ranges, old, &front.noops);
         return Ok(Outcome {
             ok: true,
             code: None,
             text,
-            warnings,
-            files: vec![report],
+            warnings: done.warnings,
+            files: vec![noop_report(path, old)],
         });
-    }
-
-    let labels = |origin: usize| {
-        items
-            .iter()
-            .find(|i| i.index == origin)
-            .map(label)
-            .unwrap_or_default()
-    };
-    warnings.extend(repeated_lines(&lines, &edits, &labels));
-    warnings.extend(checked.warnings);
-    // The re-read rule (`encoded.reread`) is not applied here: the peer reports the spliced
-    // text (issue 10 leaves that behaviour as it is).
-    if file.is_lossy() {
-        warnings.push(LOSSY.to_owned());
-        warnings.extend(encoded.lost_bytes);
-    }
-    let new_bytes = encoded.bytes;
-    if !opts.dry_run {
-        let staged = Staged {
-            target: &target,
-            landing: Landing::Update {
-                expected: file.bytes().to_vec(),
-            },
-            bytes: new_bytes,
-            text: &new_text,
-        };
-        let recorder = Recorder {
-            store,
-            word: &|e| {
-                format!(
-                    "The session state was not updated ({e}); read the file before the next edit."
-                )
-            },
-        };
-        let recorded = commit(ws, vec![staged], &recorder).map_err(|e| match e {
-            CommitError::Fs(e) => fs_refusal(&e, path),
-            other => Refusal::new(other.code(), other.to_string()),
-        })?;
-        warnings.extend(recorded.into_iter().flatten());
     }
     let text = applied(
         path,
         env.return_mode,
         &env.return_ranges,
-        live_text,
-        &new_text,
-        &warnings,
+        old,
+        new,
+        &done.warnings,
     );
-    let first = changed_range(live_text, &new_text).map(|(first, _)| first);
-    let report = change_report(
-        path,
-        FileOp::Update,
-        (live_text, &new_text),
-        first,
-        !opts.dry_run,
-    );
+    let first = changed_range(old, new).map(|(first, _)| first);
+    let report = change_report(path, FileOp::Update, (old, new), first, !opts.dry_run);
     Ok(Outcome {
         ok: true,
         code: None,
         text,
-        warnings,
+        warnings: done.warnings,
         files: vec![report],
     })
+}
+
+/// The hash-json front end: the request's one file, its anchors, its seed's words.
+struct HashJson {
+    env: Envelope,
+    /// The edit items, parsed once the file is known to be text.
+    items: Vec<EditItem>,
+    /// The plan's no-op edits (for the no-op text).
+    noops: Vec<NoopRecord>,
+    /// The read hashes of the file's lines, computed only when a refusal shows anchors.
+    hashes: OnceCell<Vec<LineHash>>,
+}
+
+impl HashJson {
+    fn name(&self, origin: usize) -> String {
+        self.items
+            .iter()
+            .find(|i| i.index == origin)
+            .map(label)
+            .unwrap_or_default()
+    }
+}
+
+impl FrontEnd for HashJson {
+    type Error = Refusal;
+
+    fn intents(&self) -> Vec<Intent> {
+        vec![Intent {
+            path: self.env.path.clone(),
+            dest: None,
+        }]
+    }
+
+    fn fs_error(&self, _i: usize, e: FsError) -> Refusal {
+        fs_refusal(&e, &self.env.path)
+    }
+
+    fn plan(&mut self, opened: Opened<'_>) -> Result<Plan, Refusal> {
+        let path = self.env.path.as_str();
+        let Some(bytes) = opened.bytes else {
+            return Err(Refusal::new(
+                ErrorCode::FileNotFound,
+                format!("File not found: {path}"),
+            ));
+        };
+        match detect(&bytes) {
+            FileKind::Text => {}
+            FileKind::Image(_) => {
+                let message = format!("Path is an image file: {path}. {TEXT_ONLY}");
+                return Err(Refusal::new(ErrorCode::Binary, message));
+            }
+            FileKind::Binary(what) => {
+                let message = format!("Path is a binary file: {path} ({what}). {TEXT_ONLY}");
+                return Err(Refusal::new(ErrorCode::Binary, message));
+            }
+        }
+        if !opened.dry_run && is_read_only(opened.target) {
+            return Err(Refusal::new(
+                ErrorCode::PermissionDenied,
+                format!("File is not writable: {path}"),
+            ));
+        }
+        self.items = parse_items(&self.env.edits)?;
+        let items = &self.items;
+        let file = TextFile::decode(bytes);
+        let live_text = file.text();
+        let live = Version::new(live_text);
+        let store = opened.store;
+        let key = &opened.target.key;
+        let recorded = recorded_base(store, key, &live, items);
+        let base = match &recorded {
+            Some(b) => Version::new(&b.text),
+            None => live,
+        };
+        let places = resolve(items, &base)?;
+        let mut warnings: Vec<String> = Vec::new();
+        for (item, &place) in items.iter().zip(&places) {
+            warnings.extend(boundary_warnings(item, place, &base, &label(item)));
+        }
+        warnings.extend(items.iter().filter_map(unicode_escape_warning));
+        warnings.extend(bare_prefix(items, &base, path)?);
+        let planned = plan(items, &places, &base)?;
+        let edits: Vec<Edit> = match &recorded {
+            Some(old) => rebase(&planned.edits, old, live_text, items, &|origin| {
+                anchor_names(items, origin)
+            })
+            .inspect_err(|_| {
+                // The refusal shows anchors of the disk text: that is a read of it, so a retry
+                // with them resolves against the disk instead of being carried over again.
+                if !opened.dry_run {
+                    forget_older(store, key, live_text);
+                }
+            })?,
+            None => planned.edits,
+        };
+        self.noops = planned.noops;
+        Ok(Plan::Edit(EditPlan {
+            file,
+            edits,
+            spliced: None,
+            land: Land::Update,
+            warnings,
+        }))
+    }
+
+    fn splice_error(&self, e: SpliceError) -> Refusal {
+        Refusal::new(ErrorCode::InvalidPatch, format!("[E_INVALID_PATCH] {e}"))
+    }
+
+    fn anchor(&self, _i: usize, lines: &[&str], n: usize) -> String {
+        let hashes = self.hashes.get_or_init(|| {
+            let mut hasher = LineHasher::new();
+            lines.iter().map(|line| hasher.push(line)).collect()
+        });
+        let mut row = String::new();
+        if let (Some(hash), Some(line)) = (hashes.get(n - 1), lines.get(n - 1)) {
+            push_row(&mut row, *hash, line);
+        }
+        row
+    }
+
+    fn label(&self, _i: usize, e: &Edit) -> String {
+        self.name(e.origin)
+    }
+
+    fn allow_syntax_errors(&self) -> bool {
+        self.env.allow_syntax_errors
+    }
+
+    fn checked(&mut self, _i: usize, result: &Guarded<'_>) -> Result<Vec<String>, Refusal> {
+        let live_text = result.plan.file.text();
+        if !live_text.is_empty() && result.new_text.is_empty() {
+            return Err(Refusal::new(
+                ErrorCode::WouldEmpty,
+                "[E_WOULD_EMPTY] Cannot empty a non-empty file via edit.",
+            ));
+        }
+        if result.new_text == live_text {
+            return Ok(Vec::new());
+        }
+        Ok(if result.plan.file.is_lossy() {
+            vec![LOSSY.to_owned()]
+        } else {
+            Vec::new()
+        })
+    }
+
+    fn store_error(&self, e: StoreError) -> Refusal {
+        Refusal::new(ErrorCode::Io, e.to_string())
+    }
+
+    fn store_warning(&self, e: &StoreError) -> String {
+        format!("The session state was not updated ({e}); read the file before the next edit.")
+    }
+
+    fn commit_error(&self, e: CommitError) -> Refusal {
+        match e {
+            CommitError::Fs(e) => fs_refusal(&e, &self.env.path),
+            other => Refusal::new(other.code(), other.to_string()),
+        }
+    }
 }
 
 fn anchor_names(items: &[EditItem], origin: usize) -> Vec<String> {

@@ -31,3 +31,12 @@ impl From<RequestError> for Refusal {
         }
     }
 }
+
+impl From<crate::guard::GuardRefusal> for Refusal {
+    fn from(g: crate::guard::GuardRefusal) -> Refusal {
+        Refusal {
+            code: g.code,
+            message: g.message,
+        }
+    }
+}

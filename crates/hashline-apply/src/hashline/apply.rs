@@ -1,4 +1,4 @@
-//! Applying one section's hunks to one text: lower, splice, render.
+//! Applying one section's hunks to one text: lower and splice.
 
 use hashline_core::{splice, Edit, OutLine, SpliceError, TextFile};
 use hashline_syntax::hashline::{Hunk, HunkOp};
@@ -6,18 +6,17 @@ use hashline_syntax::hashline::{Hunk, HunkOp};
 use super::error::HashlineError;
 use super::lower::{lower, BlockCtx};
 use super::messages;
-use crate::guard;
-use crate::pipeline::stage::{guard_and_encode, splice_file, Encoded, Spliced};
-use crate::pipeline::Front;
+use crate::pipeline::stage::{splice_file, Spliced};
 
-/// One section applied in memory to one text.
+/// One section's hunks lowered to edits of the live text and spliced in memory (the
+/// executor guards and encodes them).
 #[derive(Debug, Clone)]
 pub(crate) struct Applied {
-    /// The new LF text.
-    pub text: String,
-    /// The bytes to write and what encoding them found.
-    pub encoded: Encoded,
-    /// Repair warnings and repeated-line notices, then the guard's.
+    /// The edits, in the numbering of the live text's lines.
+    pub edits: Vec<Edit>,
+    /// Their splice into the live text.
+    pub spliced: Spliced,
+    /// Repair warnings and repeated-line notices.
     pub warnings: Vec<String>,
 }
 
@@ -28,7 +27,7 @@ pub(crate) fn splice_edits(lines: &[&str], edits: &[Edit]) -> Result<Vec<OutLine
 }
 
 /// A splice failure in the seed's words.
-fn splice_error(e: SpliceError) -> HashlineError {
+pub(crate) fn splice_error(e: SpliceError) -> HashlineError {
     match e {
         SpliceError::LineOutOfRange { line, line_count } => {
             HashlineError::LineRange(messages::line_range(line as u64, line_count))
@@ -37,7 +36,7 @@ fn splice_error(e: SpliceError) -> HashlineError {
     }
 }
 
-/// Lower and apply `hunks` to `file` (the text the hunks' numbers refer to).
+/// Lower and splice `hunks` into `file` (the text the hunks' numbers refer to).
 pub(crate) fn apply_hunks(
     file: &TextFile,
     hunks: &[Hunk],
@@ -46,33 +45,10 @@ pub(crate) fn apply_hunks(
     let lines: Vec<&str> = file.lines().collect();
     let lowered = lower(file.text(), &lines, hunks, ctx)?;
     let spliced = splice_file(file, &lines, &lowered.edits).map_err(splice_error)?;
-    check(file, &lines, &lowered.edits, spliced, lowered.warnings, ctx)
-}
-
-/// Guard and encode `spliced`, the result of `edits` (in the numbering of `lines`, the lines of
-/// `file`); anchors in the guard's messages are this dialect's `N:TEXT`. `warnings` come first.
-pub(crate) fn check(
-    file: &TextFile,
-    lines: &[&str],
-    edits: &[Edit],
-    spliced: Spliced,
-    mut warnings: Vec<String>,
-    ctx: BlockCtx<'_>,
-) -> Result<Applied, HashlineError> {
-    let path = ctx.path.to_string_lossy();
-    let anchor = |n: usize| format!("{n}:{}", lines.get(n - 1).copied().unwrap_or(""));
-    let front = Front {
-        path: &path,
-        anchor: &anchor,
-        label: &guard::op_label,
-        allow_syntax_errors: false,
-    };
-    let checked = guard_and_encode(&front, file, lines, edits, spliced, &ctx.guard)?;
-    warnings.extend(checked.warnings);
     Ok(Applied {
-        text: checked.text,
-        encoded: checked.encoded,
-        warnings,
+        edits: lowered.edits,
+        spliced,
+        warnings: lowered.warnings,
     })
 }
 

@@ -1,143 +1,160 @@
-//! The whole tool call: sections → per-section preparation → all-or-nothing commit.
-//!
-//! The file access is abstracted by [`Files`] so the same computation runs on a
-//! [`crate::fs::Workspace`] (the tool) and on in-memory files (library-level conformance runs).
+//! The hashline front end of the executor: sections split and parsed, each section's tag
+//! validated or recovered (its plan), the call-wide checks of the seed (two sections on one
+//! file, a no-op among several), and the seed's words for failures.
 
 use std::path::Path;
 
-use hashline_anchor::tag::file_tag;
-use hashline_core::TextFile;
-use hashline_state::SnapshotStore;
-use hashline_syntax::hashline::{parse_body, split_sections, SplitOptions};
+use hashline_core::{Edit, SpliceError, TextFile};
+use hashline_state::StoreError;
+use hashline_syntax::hashline::{parse_body, split_sections, ParsedBody, Section, SplitOptions};
 
+use super::apply::splice_error;
 use super::error::HashlineError;
 use super::lower::BlockCtx;
 use super::section::{prepare, Mode, SectionInput};
 use super::{messages, EditOptions};
+use crate::fs::FsError;
+use crate::guard;
+use crate::pipeline::commit::CommitError;
+use crate::pipeline::execute::{Done, EditPlan, FrontEnd, Intent, Land, Opened, Plan};
 
-/// Where sections' paths land and how files are read.
-pub(crate) trait Files {
-    /// A resolved file.
-    type Handle: Clone;
-    /// Resolve a section path; returns the handle and its store key (the canonical identity).
-    fn resolve(&self, path: &str) -> Result<(Self::Handle, String), HashlineError>;
-    /// The file's bytes, `None` when it does not exist.
-    fn read(&self, handle: &Self::Handle) -> Result<Option<Vec<u8>>, HashlineError>;
-    /// Directory that absolute header paths are made relative to.
-    fn cwd(&self) -> Option<String>;
-}
-
-/// One section ready to commit.
-pub(crate) struct Planned<H> {
-    /// The section path as written.
-    pub display: String,
-    /// The resolved file.
-    pub handle: H,
-    /// Store key.
-    pub key: String,
-    /// Bytes read.
-    pub old_bytes: Vec<u8>,
-    /// LF text read.
-    pub old_text: String,
-    /// Bytes to write.
-    pub new_bytes: Vec<u8>,
-    /// LF text after the edit.
-    pub new_text: String,
-    /// Tag of `new_text`.
-    pub new_tag: String,
-    /// Warnings of the section.
-    pub warnings: Vec<String>,
-}
-
-impl<H> Planned<H> {
-    /// Whether the section changes nothing.
-    pub fn is_noop(&self) -> bool {
-        self.new_text == self.old_text
-    }
-}
-
-/// Prepare every section of `input` (nothing is written). Refusals in the seed's order:
-/// splitting, then per section parse → tag → path → existence → tag validation/recovery/apply;
-/// then duplicate files; then (with several sections) any no-op.
-pub(crate) fn plan<F: Files>(
-    files: &F,
-    store: &dyn SnapshotStore,
-    input: &str,
-    opts: &EditOptions<'_>,
+/// A hashline patch as the executor's front end.
+pub(crate) struct Hashline<'a> {
+    sections: Vec<Section>,
+    /// Each section's parsed body, filled at its turn.
+    bodies: Vec<ParsedBody>,
+    opts: &'a EditOptions<'a>,
     mode: Mode,
-) -> Result<Vec<Planned<F::Handle>>, HashlineError> {
-    let split = SplitOptions {
-        cwd: files.cwd(),
-        fallback_path: None,
-    };
-    let sections = split_sections(input, &split).map_err(|e| HashlineError::Parse(e.message))?;
-    if sections.is_empty() {
-        return Err(HashlineError::Parse(messages::NO_SECTIONS.to_string()));
+}
+
+impl<'a> Hashline<'a> {
+    /// Split `input` into sections (absolute header paths made relative to `cwd`).
+    pub fn new(
+        input: &str,
+        cwd: Option<String>,
+        opts: &'a EditOptions<'a>,
+        mode: Mode,
+    ) -> Result<Hashline<'a>, HashlineError> {
+        let split = SplitOptions {
+            cwd,
+            fallback_path: None,
+        };
+        let sections =
+            split_sections(input, &split).map_err(|e| HashlineError::Parse(e.message))?;
+        if sections.is_empty() {
+            return Err(HashlineError::Parse(messages::NO_SECTIONS.to_string()));
+        }
+        Ok(Hashline {
+            bodies: Vec::with_capacity(sections.len()),
+            sections,
+            opts,
+            mode,
+        })
     }
-    let mut planned: Vec<Planned<F::Handle>> = Vec::with_capacity(sections.len());
-    for section in &sections {
+}
+
+impl FrontEnd for Hashline<'_> {
+    type Error = HashlineError;
+
+    fn intents(&self) -> Vec<Intent> {
+        self.sections
+            .iter()
+            .map(|s| Intent {
+                path: s.path.clone(),
+                dest: None,
+            })
+            .collect()
+    }
+
+    /// Refusals in the seed's order: each section's parse, then its tag, then its path.
+    fn begin(&mut self, i: usize) -> Result<(), HashlineError> {
+        let section = &self.sections[i];
         let body = parse_body(&section.body).map_err(|e| HashlineError::Parse(e.message))?;
-        let Some(tag) = section.tag.as_deref() else {
+        if section.tag.is_none() {
             return Err(HashlineError::MissingTag(messages::missing_tag(
                 &section.path,
             )));
-        };
-        let (handle, key) = files.resolve(&section.path)?;
-        let Some(bytes) = files.read(&handle)? else {
+        }
+        self.bodies.push(body);
+        Ok(())
+    }
+
+    fn fs_error(&self, _i: usize, e: FsError) -> HashlineError {
+        e.into()
+    }
+
+    fn plan(&mut self, opened: Opened<'_>) -> Result<Plan, HashlineError> {
+        let (section, body) = (&self.sections[opened.index], &self.bodies[opened.index]);
+        let Some(bytes) = opened.bytes else {
             return Err(HashlineError::FileNotFound(messages::file_not_found(
                 &section.path,
             )));
         };
         let live = TextFile::decode(bytes);
         let ctx = BlockCtx {
-            guard: opts.guard,
-            resolver: opts.resolver,
+            resolver: self.opts.resolver,
             path: Path::new(&section.path),
         };
         let input = SectionInput {
             path: &section.path,
-            tag,
+            tag: section.tag.as_deref().unwrap_or_default(),
             hunks: &body.hunks,
             parse_warnings: &body.warnings,
-            key: &key,
+            key: &opened.target.key,
         };
-        let result = prepare(&input, &live, store, ctx, mode)?;
-        let encoded = result.encoded;
-        let new_bytes = encoded.bytes;
-        let mut warnings = result.warnings;
-        warnings.extend(encoded.lost_bytes);
-        let mut new_text = result.text;
-        if let Some(shown) = encoded.reread {
-            // The tag and the preview must describe the file as the next read will show it.
-            warnings.push(messages::REREAD_DIFFERS.to_string());
-            new_text = shown;
-        }
-        // Moved, not copied: on a 100 MB file every copy is 100 MB of peak memory.
-        let (old_bytes, old_text) = live.into_parts();
-        planned.push(Planned {
-            display: section.path.clone(),
-            handle,
-            key,
-            old_text,
-            new_tag: file_tag(&new_text),
-            new_text,
-            new_bytes,
-            old_bytes,
-            warnings,
-        });
+        let applied = prepare(&input, &live, opened.store, ctx, self.mode)?;
+        Ok(Plan::Edit(EditPlan {
+            file: live,
+            edits: applied.edits,
+            spliced: Some(applied.spliced),
+            land: Land::Update,
+            warnings: applied.warnings,
+        }))
     }
-    for (i, p) in planned.iter().enumerate() {
-        if let Some(first) = planned[..i].iter().find(|q| q.key == p.key) {
-            return Err(HashlineError::DuplicateFile(messages::duplicate_target(
-                &first.display,
-                &p.display,
-            )));
-        }
+
+    fn splice_error(&self, e: SpliceError) -> HashlineError {
+        splice_error(e)
     }
-    if planned.len() > 1 {
-        if let Some(p) = planned.iter().find(|p| p.is_noop()) {
-            return Err(HashlineError::Noop(messages::noop(&p.display)));
-        }
+
+    fn anchor(&self, _i: usize, lines: &[&str], n: usize) -> String {
+        format!("{n}:{}", lines.get(n - 1).copied().unwrap_or(""))
     }
-    Ok(planned)
+
+    fn label(&self, _i: usize, e: &Edit) -> String {
+        guard::op_label(e)
+    }
+
+    /// Two sections on one canonical file, then (with several sections) any no-op.
+    fn before_commit(&self, done: &[Done]) -> Result<(), HashlineError> {
+        for (i, d) in done.iter().enumerate() {
+            if let Some(first) = done[..i].iter().find(|e| e.target.key == d.target.key) {
+                return Err(HashlineError::DuplicateFile(messages::duplicate_target(
+                    &first.target.display,
+                    &d.target.display,
+                )));
+            }
+        }
+        if done.len() > 1 {
+            if let Some(d) = done.iter().find(|d| d.noop) {
+                return Err(HashlineError::Noop(messages::noop(&d.target.display)));
+            }
+        }
+        Ok(())
+    }
+
+    fn records_noop(&self) -> bool {
+        true
+    }
+
+    fn store_error(&self, e: StoreError) -> HashlineError {
+        e.into()
+    }
+
+    fn store_warning(&self, e: &StoreError) -> String {
+        format!("The edit was written, but the session store could not record it: {e}")
+    }
+
+    fn commit_error(&self, e: CommitError) -> HashlineError {
+        HashlineError::Fs(e.code(), e.to_string())
+    }
 }

@@ -1,5 +1,5 @@
 //! Hunks → core [`Edit`]s against one text: block resolution, bounds (checked on the numbers as
-//! written, before anything is expanded), boundary repair, and the DEVIATIONS §4a notice.
+//! written, before anything is expanded), boundary repair.
 
 use std::path::Path;
 
@@ -16,8 +16,6 @@ pub(crate) struct BlockCtx<'a> {
     pub resolver: Option<&'a dyn BlockResolver>,
     /// The file's path (the resolver picks the language from it).
     pub path: &'a Path,
-    /// The edit guard's options.
-    pub guard: crate::guard::GuardOptions<'a>,
 }
 
 /// The region of the edited text an edit depends on; a recovery refuses when it changed.
@@ -44,7 +42,7 @@ pub(crate) struct Lowered {
     pub edits: Vec<Edit>,
     /// One guard per edit.
     pub guards: Vec<Guard>,
-    /// Repair warnings and repeated-line notices, in hunk order.
+    /// Repair warnings, in hunk order.
     pub warnings: Vec<String>,
 }
 
@@ -141,14 +139,6 @@ pub(crate) fn lower(
             HunkOp::InsertTail => push(&mut out, EditKind::Tail, rows, i, Guard::Free),
             HunkOp::InsertBefore(n) => {
                 let n = n as usize; // bounds-checked above: n <= line_count
-                notice_insert(
-                    &mut out.warnings,
-                    lines,
-                    &rows,
-                    &format!("insert before {n}"),
-                    n,
-                    false,
-                );
                 push(
                     &mut out,
                     EditKind::InsertBefore(n),
@@ -159,14 +149,6 @@ pub(crate) fn lower(
             }
             HunkOp::InsertAfter(n) => {
                 let n = n as usize;
-                notice_insert(
-                    &mut out.warnings,
-                    lines,
-                    &rows,
-                    &format!("insert after {n}"),
-                    n,
-                    true,
-                );
                 push(&mut out, EditKind::InsertAfter(n), rows, i, Guard::Point(n));
             }
             HunkOp::Delete { .. } | HunkOp::DeleteBlock { .. } => {
@@ -187,17 +169,12 @@ pub(crate) fn lower(
                     continue;
                 };
                 let (s, e) = (s as usize, e as usize);
-                let label = match h.op {
-                    HunkOp::ReplaceBlock { line } => format!("replace block {line}"),
-                    _ => format!("replace {s}..{e}"),
-                };
                 let fixed = repair::repair(lines, s, e, &rows);
                 out.warnings.extend(fixed.warning.clone());
                 let (lo, hi) = match &fixed.consulted {
                     Some(c) => (s.min(*c.start()), e.max(*c.end())),
                     None => (s, e),
                 };
-                notice_replace(&mut out.warnings, lines, &fixed.rows, &label, s, fixed.end);
                 if fixed.end >= s {
                     push(
                         &mut out,
@@ -227,55 +204,6 @@ pub(crate) fn lower(
 fn push(out: &mut Lowered, kind: EditKind, rows: Vec<String>, origin: usize, guard: Guard) {
     out.edits.push(Edit { kind, rows, origin });
     out.guards.push(guard);
-}
-
-fn repeats(row: &str, line: Option<&&str>) -> bool {
-    !row.trim().is_empty() && line.is_some_and(|l| *l == row)
-}
-
-/// DEVIATIONS §4a for an insert: the row next to the anchor repeats the anchor line.
-fn notice_insert(
-    warnings: &mut Vec<String>,
-    lines: &[&str],
-    rows: &[String],
-    op: &str,
-    n: usize,
-    after: bool,
-) {
-    let (k, row) = if after {
-        (1, rows.first())
-    } else {
-        (rows.len(), rows.last())
-    };
-    if let Some(row) = row {
-        if repeats(row, lines.get(n - 1)) {
-            warnings.push(messages::repeats_line(k, op, n, row));
-        }
-    }
-}
-
-/// DEVIATIONS §4a for a replace of `start..=end` (`end < start`: nothing deleted).
-fn notice_replace(
-    warnings: &mut Vec<String>,
-    lines: &[&str],
-    rows: &[String],
-    op: &str,
-    start: usize,
-    end: usize,
-) {
-    if let Some(first) = rows.first() {
-        if start > 1 && repeats(first, lines.get(start - 2)) {
-            warnings.push(messages::repeats_line(1, op, start - 1, first));
-        }
-    }
-    if let Some(last) = rows.last() {
-        let next = end.max(start - 1) + 1;
-        if (rows.len() > 1 || start <= 1 || !repeats(last, lines.get(start - 2)))
-            && repeats(last, lines.get(next - 1))
-        {
-            warnings.push(messages::repeats_line(rows.len(), op, next, last));
-        }
-    }
 }
 
 #[cfg(test)]
@@ -331,32 +259,10 @@ mod tests {
         let err = lower(text, &lines, std::slice::from_ref(&h), ctx()).expect_err("no resolver");
         assert!(err.to_string().contains("is not available here"));
         let with = BlockCtx {
-            guard: Default::default(),
             resolver: Some(&NextLine),
             path: Path::new("x.ts"),
         };
         let l = lower(text, &lines, &[h], with).expect("resolved");
         assert_eq!(l.edits[0].kind, EditKind::Replace { start: 2, end: 3 });
-    }
-
-    #[test]
-    fn repeated_adjacent_line_is_noticed() {
-        let text = "a\nfoo();\nc\nd";
-        let lines: Vec<&str> = text.split('\n').collect();
-        let h = hunk(HunkOp::Replace { start: 3, end: 3 }, &["foo();", "C"]);
-        let l = lower(text, &lines, &[h], ctx()).expect("lowered");
-        assert_eq!(l.warnings.len(), 1, "{:?}", l.warnings);
-        assert!(
-            l.warnings[0].contains("repeats line 2"),
-            "{}",
-            l.warnings[0]
-        );
-        let h = hunk(HunkOp::InsertAfter(1), &["a", "x"]);
-        let l = lower(text, &lines, &[h], ctx()).expect("lowered");
-        assert!(l.warnings[0]
-            .starts_with("[W_REPEATED_LINE] row 1 of insert after 1 repeats line 1 (\"a\")"));
-        let blank = hunk(HunkOp::InsertAfter(1), &[""]);
-        let l = lower("\n\n", &["", "", ""], &[blank], ctx()).expect("lowered");
-        assert!(l.warnings.is_empty());
     }
 }

@@ -68,19 +68,6 @@ pub fn repaired(start: usize, action: &str) -> String {
     )
 }
 
-/// DEVIATIONS §4a: a payload row that repeats the line next to the edit.
-pub fn repeats_line(row: usize, op: &str, line: usize, text: &str) -> String {
-    format!(
-        "[W_REPEATED_LINE] row {row} of {op} repeats line {line} ({}); if that was not meant, remove the duplicate",
-        json_quote(text)
-    )
-}
-
-/// `text` as a JSON string literal (the seed quotes lines with `JSON.stringify`).
-pub fn json_quote(text: &str) -> String {
-    serde_json::to_string(text).unwrap_or_else(|_| format!("\"{text}\""))
-}
-
 /// A body row held a carriage return, or the new text starts with U+FEFF: a read shows those
 /// as a line break / the byte-order mark, so the reported tag follows what a read will show.
 pub use crate::pipeline::stage::REREAD_DIFFERS;

@@ -10,13 +10,12 @@
 //!
 //! Inside: `lower` (hunks → core edits, bounds before expansion, blocks), `repair` (boundary
 //! balance), `apply`, `recovery` (DEVIATIONS §1 merge), `mismatch`, `section` (one section),
-//! `engine` (the call), `result` (tool text), `memory` (in-memory files).
+//! `engine` (the front end of `crate::pipeline::execute`), `result` (tool text).
 
 mod apply;
 mod engine;
 mod error;
 mod lower;
-mod memory;
 pub mod messages;
 mod mismatch;
 mod read;
@@ -30,15 +29,18 @@ mod test_support;
 use hashline_core::{BlockResolver, ErrorCode};
 use hashline_state::SnapshotStore;
 
+use hashline_anchor::tag::file_tag;
+
 use crate::diff::{first_changed_line, numbered};
-use crate::fs::{Target, Workspace};
-use crate::pipeline::commit::{lock_and_commit, Landing, Recorder, Staged};
+use crate::fs::Workspace;
+use crate::pipeline::disk::{Disk, MemoryDisk};
+use crate::pipeline::execute::{execute, Done, FrontEnd, Run};
 use crate::pipeline::report::{change_report, noop_report};
 use crate::{FileOp, FileReport, Outcome};
 
-use engine::{plan, Files, Planned};
+pub use crate::pipeline::disk::normalize_path;
+use engine::Hashline;
 pub use error::HashlineError;
-pub use memory::normalize_path;
 pub use read::read;
 use section::Mode;
 
@@ -63,26 +65,6 @@ impl std::fmt::Debug for EditOptions<'_> {
     }
 }
 
-struct WsFiles<'a>(&'a Workspace);
-
-impl Files for WsFiles<'_> {
-    type Handle = Target;
-
-    fn resolve(&self, path: &str) -> Result<(Target, String), HashlineError> {
-        let t = self.0.resolve(path)?;
-        let key = t.key.clone();
-        Ok((t, key))
-    }
-
-    fn read(&self, handle: &Target) -> Result<Option<Vec<u8>>, HashlineError> {
-        Ok(self.0.read(handle)?)
-    }
-
-    fn cwd(&self) -> Option<String> {
-        Some(self.0.root().display().to_string())
-    }
-}
-
 /// Apply a hashline tool input to the files of `ws`.
 ///
 /// Every section is parsed, validated and applied in memory first; any refusal leaves every file
@@ -97,30 +79,7 @@ pub fn edit(
     input: &str,
     opts: &EditOptions<'_>,
 ) -> Outcome {
-    run(&WsFiles(ws), store, input, opts, |planned| {
-        let recorder = Recorder {
-            store,
-            word: &store_warning,
-        };
-        let staged: Vec<Staged<'_>> = planned
-            .iter_mut()
-            .map(|p| Staged {
-                target: &p.handle,
-                // The bytes move into the transaction: the report needs only the texts.
-                landing: Landing::Update {
-                    expected: std::mem::take(&mut p.old_bytes),
-                },
-                bytes: std::mem::take(&mut p.new_bytes),
-                text: &p.new_text,
-            })
-            .collect();
-        let recorded = lock_and_commit(ws, staged, &recorder)
-            .map_err(|e| HashlineError::Fs(e.code(), e.to_string()))?;
-        for (p, warnings) in planned.iter_mut().zip(recorded) {
-            p.warnings.extend(warnings);
-        }
-        Ok(())
-    })
+    run(ws, store, input, opts)
 }
 
 /// [`edit`] on in-memory files: `files` maps paths (normalized with [`normalize_path`]) to
@@ -131,21 +90,7 @@ pub fn apply_to_text(
     input: &str,
     opts: &EditOptions<'_>,
 ) -> Outcome {
-    let snapshot = memory::MemoryFiles::new(files);
-    let mut writes: Vec<(String, Vec<u8>)> = Vec::new();
-    let outcome = run(&snapshot, store, input, opts, |planned| {
-        let recorder = Recorder {
-            store,
-            word: &store_warning,
-        };
-        for p in planned.iter_mut() {
-            writes.push((p.key.clone(), std::mem::take(&mut p.new_bytes)));
-            p.warnings.extend(recorder.record(&p.key, &p.new_text));
-        }
-        Ok(())
-    });
-    files.extend(writes);
-    outcome
+    run(&MemoryDisk::new(files), store, input, opts)
 }
 
 /// The final preview (`computeHashlineDiff`): exactly one section, the same tag rules as
@@ -158,106 +103,92 @@ pub fn preview(
     input: &str,
     opts: &EditOptions<'_>,
 ) -> Outcome {
-    let files = WsFiles(ws);
-    let split = hashline_syntax::hashline::SplitOptions {
-        cwd: files.cwd(),
-        fallback_path: None,
-    };
-    match hashline_syntax::hashline::split_sections(input, &split) {
-        Ok(s) if s.len() != 1 => {
-            return Outcome::refused(
-                ErrorCode::Parse,
-                "Streaming diff preview supports exactly one hashline section.",
-            )
-        }
-        Err(e) => return Outcome::refused(ErrorCode::Parse, e.message),
-        Ok(_) => {}
-    }
     let mode = Mode {
         record_mismatch: false,
         drift_warning: false,
     };
-    let planned = match plan(&files, store, input, opts, mode) {
-        Ok(p) => p,
+    let mut front = match Hashline::new(input, ws.cwd(), opts, mode) {
+        Ok(front) => front,
         Err(e) => return Outcome::refused(e.code(), e.to_string()),
     };
-    let Some(p) = planned.first() else {
+    if front.intents().len() != 1 {
+        return Outcome::refused(
+            ErrorCode::Parse,
+            "Streaming diff preview supports exactly one hashline section.",
+        );
+    }
+    let run = Run {
+        dry_run: true,
+        guard: opts.guard,
+    };
+    let done = match execute(ws, store, &mut front, &run) {
+        Ok(done) => done,
+        Err(e) => return Outcome::refused(e.code(), e.to_string()),
+    };
+    let Some(d) = done.first() else {
         return Outcome::refused(ErrorCode::Parse, messages::NO_SECTIONS);
     };
-    if p.is_noop() {
-        return Outcome::refused(ErrorCode::Noop, messages::preview_noop(&p.display));
+    if d.noop {
+        return Outcome::refused(ErrorCode::Noop, messages::preview_noop(&d.target.display));
     }
     Outcome {
         ok: true,
         code: None,
-        text: numbered(&p.old_text, &p.new_text),
-        warnings: p.warnings.clone(),
-        files: vec![report(p, FileOp::Update, false)],
+        text: numbered(&d.old_text, &d.new_text),
+        warnings: d.warnings.clone(),
+        files: vec![report(d, FileOp::Update, false)],
     }
 }
 
-fn report<H>(p: &Planned<H>, op: FileOp, written: bool) -> FileReport {
-    let first = first_changed_line(&p.old_text, &p.new_text);
-    change_report(&p.display, op, (&p.old_text, &p.new_text), first, written)
+fn report(d: &Done, op: FileOp, written: bool) -> FileReport {
+    let first = first_changed_line(&d.old_text, &d.new_text);
+    let path = &d.target.display;
+    change_report(path, op, (&d.old_text, &d.new_text), first, written)
 }
 
-/// The warning of a write the session store could not record.
-fn store_warning(e: &hashline_state::StoreError) -> String {
-    format!("The edit was written, but the session store could not record it: {e}")
-}
-
-/// The shared body of [`edit`] and [`apply_to_text`]; `commit` writes and records every planned
-/// file (adding the store's failures to its warnings) and may take its `old_bytes` /
-/// `new_bytes` (nothing reads them afterwards).
-fn run<F: Files>(
-    files: &F,
-    store: &dyn SnapshotStore,
-    input: &str,
-    opts: &EditOptions<'_>,
-    commit: impl FnOnce(&mut [Planned<F::Handle>]) -> Result<(), HashlineError>,
-) -> Outcome {
+/// The shared body of [`edit`] and [`apply_to_text`].
+fn run(disk: &dyn Disk, store: &dyn SnapshotStore, input: &str, opts: &EditOptions<'_>) -> Outcome {
     let mode = Mode {
         record_mismatch: !opts.dry_run,
         drift_warning: true,
     };
-    let mut planned = match plan(files, store, input, opts, mode) {
-        Ok(p) => p,
+    let mut front = match Hashline::new(input, disk.cwd(), opts, mode) {
+        Ok(front) => front,
         Err(e) => return Outcome::refused(e.code(), e.to_string()),
     };
-    if let [only] = planned.as_slice() {
-        if only.is_noop() {
-            if !opts.dry_run {
-                if let Err(e) = store.record(&only.key, &only.old_text) {
-                    return Outcome::refused(ErrorCode::Io, e.to_string());
-                }
-            }
+    let run = Run {
+        dry_run: opts.dry_run,
+        guard: opts.guard,
+    };
+    let done = match execute(disk, store, &mut front, &run) {
+        Ok(done) => done,
+        Err(e) => return Outcome::refused(e.code(), e.to_string()),
+    };
+    if let [only] = done.as_slice() {
+        if only.noop {
             return Outcome {
                 ok: true,
                 code: None,
-                text: messages::noop(&only.display),
+                text: messages::noop(&only.target.display),
                 warnings: only.warnings.clone(),
-                files: vec![noop_report(&only.display, &only.new_text)],
+                files: vec![noop_report(&only.target.display, &only.new_text)],
             };
         }
     }
-    if !opts.dry_run {
-        if let Err(e) = commit(&mut planned) {
-            return Outcome::refused(e.code(), e.to_string());
-        }
-    }
-    let warnings: Vec<String> = planned
+    let warnings: Vec<String> = done
         .iter()
-        .flat_map(|p| p.warnings.iter().cloned())
+        .flat_map(|d| d.warnings.iter().cloned())
         .collect();
-    let text = planned
+    let text = done
         .iter()
-        .map(|p| {
+        .map(|d| {
+            let tag = file_tag(&d.new_text);
             result::section_text(
-                &p.display,
-                &p.new_tag,
-                &p.old_text,
-                &p.new_text,
-                &p.warnings,
+                &d.target.display,
+                &tag,
+                &d.old_text,
+                &d.new_text,
+                &d.warnings,
             )
         })
         .collect::<Vec<_>>()
@@ -267,9 +198,9 @@ fn run<F: Files>(
         code: None,
         text,
         warnings,
-        files: planned
+        files: done
             .iter()
-            .map(|p| report(p, FileOp::Update, !opts.dry_run))
+            .map(|d| report(d, FileOp::Update, !opts.dry_run))
             .collect(),
     }
 }

@@ -17,7 +17,7 @@ use hashline_syntax::hashline::Hunk;
 
 use crate::merge::{settle, Footprint, LineMap, Reading, Unsettled};
 
-use super::apply::{check, splice_edits, Applied};
+use super::apply::{splice_edits, Applied};
 use super::error::HashlineError;
 use super::lower::{lower, BlockCtx, Guard, Lowered};
 use super::{messages, mismatch};
@@ -205,9 +205,12 @@ pub(crate) fn recover(
     };
     let mut warnings = vec![banner.to_string()];
     warnings.extend(lowered.warnings);
-    // The carried edits pass the same guard as fresh ones, against the disk text.
-    let applied = check(live, &live_lines, &translated, spliced, warnings, ctx)?;
-    Ok(Some(applied))
+    // The carried edits pass the executor's guard as fresh ones do, against the disk text.
+    Ok(Some(Applied {
+        edits: translated,
+        spliced,
+        warnings,
+    }))
 }
 
 /// The seed's banner choice for a non-head snapshot: its context merge fails when a line within
@@ -276,7 +279,10 @@ mod tests {
         let r = recover(&v, true, &[], &live, &[replace(2, "X")], ctx())
             .expect("ok")
             .expect("recovered");
-        assert_eq!(r.text, format!("H1\nH2\nL1\nX\n{}", numbered(3..=8)));
+        assert_eq!(
+            r.spliced.text,
+            format!("H1\nH2\nL1\nX\n{}", numbered(3..=8))
+        );
         assert_eq!(r.warnings, vec![messages::RECOVERY_EXTERNAL.to_string()]);
     }
 
@@ -291,7 +297,7 @@ mod tests {
         let r = recover(&v, true, &[], &live, &[replace(5, "X")], ctx())
             .expect("ok")
             .expect("recovered");
-        assert!(r.text.contains("X\nL6-CHANGED\n"));
+        assert!(r.spliced.text.contains("X\nL6-CHANGED\n"));
         // …but a changed neighbour of an insert point does.
         assert!(
             recover(&v, true, &[], &live, &[insert_after(5, "Y")], ctx())
@@ -312,7 +318,7 @@ mod tests {
         let r = recover(&v, true, &[], &live, &[insert_after(3, "Y")], ctx())
             .expect("ok")
             .expect("recovered");
-        assert_eq!(r.text, "L1\nL2\nNEW\nL3\nY\nL4\n");
+        assert_eq!(r.spliced.text, "L1\nL2\nNEW\nL3\nY\nL4\n");
     }
 
     #[test]
@@ -329,7 +335,7 @@ mod tests {
             .expect("ok")
             .expect("recovered");
         assert_eq!(r.warnings[0], messages::RECOVERY_SESSION_CHAIN);
-        assert!(r.text.ends_with("L9\nX\nTRAILER\n"));
+        assert!(r.spliced.text.ends_with("L9\nX\nTRAILER\n"));
     }
 
     #[test]

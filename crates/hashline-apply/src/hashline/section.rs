@@ -1,5 +1,5 @@
 //! One section against one file: tag validation, recovery or the mismatch report, and the
-//! in-memory result.
+//! edits (in the live text's numbering) spliced in memory.
 
 use hashline_anchor::tag::file_tag;
 use hashline_core::TextFile;
@@ -11,7 +11,6 @@ use super::error::HashlineError;
 use super::lower::{resolve_blocks, BlockCtx};
 use super::{messages, mismatch, recovery};
 use crate::merge::forget_older;
-use crate::pipeline::stage::Encoded;
 
 /// How a section is being prepared.
 #[derive(Debug, Clone, Copy)]
@@ -22,17 +21,6 @@ pub(crate) struct Mode {
     /// Warn when a head/tail-only section lands on a stale tag (the tool does, the final
     /// preview does not).
     pub drift_warning: bool,
-}
-
-/// A section's edits applied in memory to the live file.
-#[derive(Debug, Clone)]
-pub(crate) struct SectionResult {
-    /// The new LF text.
-    pub text: String,
-    /// The bytes to write and what encoding them found.
-    pub encoded: Encoded,
-    /// Parse warnings, then the recovery banner, then apply warnings.
-    pub warnings: Vec<String>,
 }
 
 /// Everything a section needs besides the file.
@@ -56,7 +44,7 @@ pub(crate) fn prepare(
     store: &dyn SnapshotStore,
     ctx: BlockCtx<'_>,
     mode: Mode,
-) -> Result<SectionResult, HashlineError> {
+) -> Result<Applied, HashlineError> {
     let live_tag = file_tag(live.text());
     let mut warnings: Vec<String> = input.parse_warnings.to_vec();
     // The tag is the live file's, but does it also name another text of the session? (A store
@@ -122,11 +110,8 @@ pub(crate) fn prepare(
     )))
 }
 
-fn finish(applied: Applied, mut warnings: Vec<String>) -> SectionResult {
-    warnings.extend(applied.warnings);
-    SectionResult {
-        text: applied.text,
-        encoded: applied.encoded,
-        warnings,
-    }
+fn finish(mut applied: Applied, mut warnings: Vec<String>) -> Applied {
+    warnings.append(&mut applied.warnings);
+    applied.warnings = warnings;
+    applied
 }

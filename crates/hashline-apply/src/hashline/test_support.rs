@@ -19,7 +19,6 @@ pub(crate) fn hunk(op: HunkOp, rows: &[&str]) -> Hunk {
 /// The lowering context of a TypeScript file, without a block resolver or syntax check.
 pub(crate) fn ctx() -> BlockCtx<'static> {
     BlockCtx {
-        guard: Default::default(),
         resolver: None,
         path: Path::new("a.ts"),
     }

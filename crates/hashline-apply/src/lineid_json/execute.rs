@@ -1,10 +1,10 @@
-//! The lineid-json front end's call (semantics §8): order of checks, file modes (create, delete,
-//! rename) and the exact result strings; the splice, guard, write and session store are the
-//! shared pipeline's (`crate::pipeline`).
+//! The lineid-json front end of the executor (semantics §8): its file checks in the seed's
+//! order, anchor resolution and autocorrection (its plan), file modes (create, delete, rename)
+//! and the exact result strings; everything else is `crate::pipeline::execute`.
 
 use hashline_anchor::lineid::{canonical_lines, render_read, render_row};
-use hashline_core::{Edit, ErrorCode, TextFile};
-use hashline_state::SnapshotStore;
+use hashline_core::{Edit, ErrorCode, SpliceError, TextFile};
+use hashline_state::{SnapshotStore, StoreError};
 use hashline_syntax::lineid_json::{parse_request, EditOp, Request};
 
 use super::error::EngineError;
@@ -12,12 +12,12 @@ use super::plan::{application_order, lower, resolve, validate};
 use super::rebase::choose_base;
 use super::EditOptions;
 use crate::diff::first_changed_line;
-use crate::fs::{FsError, Target, Workspace};
-use crate::pipeline::commit::{commit, CommitError, Landing, Recorder, Staged};
-use crate::pipeline::files::{lock_and_read, open_for_read, read_text};
+use crate::fs::{FsError, Workspace};
+use crate::pipeline::commit::CommitError;
+use crate::pipeline::execute::{execute, EditPlan, FrontEnd, Intent, Land, Opened, Plan, Run};
+use crate::pipeline::files::{open_for_read, read_text};
 use crate::pipeline::report::{change_report, read_report};
-use crate::pipeline::stage::{guard_and_encode, splice_file, REREAD_DIFFERS};
-use crate::pipeline::Front;
+use crate::pipeline::stage::Spliced;
 use crate::{FileOp, FileReport, Outcome};
 
 /// A failed commit: nothing was written.
@@ -137,171 +137,205 @@ fn run(
         code: e.code(),
         message: e.to_string(),
     })?;
-    let target = ws.resolve(&req.file_path).map_err(fs_error)?;
-    let destination = match &req.rename {
-        Some(r) => Some(ws.resolve(r).map_err(fs_error)?).filter(|d| d.real != target.real),
-        None => None,
+    let mut front = LineId {
+        req,
+        warnings: Vec::new(),
+        noops: 0,
     };
-    let mut locked: Vec<&Target> = vec![&target];
-    locked.extend(destination.as_ref());
-    let (_guard, read) = lock_and_read(ws, &locked).map_err(fs_error)?;
-    let recorder = Recorder {
-        store,
-        word: &|e| format!("session store: {e}"),
+    let run = Run {
+        dry_run: opts.dry_run,
+        guard: opts.guard,
     };
-
-    if req.delete {
-        let bytes = read.ok_or_else(|| EngineError::NotFound {
-            path: req.file_path.clone(),
-        })?;
-        if !opts.dry_run {
-            let staged = Staged {
-                target: &target,
-                landing: Landing::Delete { expected: bytes },
-                bytes: Vec::new(),
-                text: "",
-            };
-            let recorded = commit(ws, vec![staged], &recorder).map_err(commit_error)?;
-            warnings.extend(recorded.into_iter().flatten());
-        }
-        return Ok(ok(
-            format!("Successfully deleted {}", req.file_path),
-            report(&req, FileOp::Delete, None, !opts.dry_run),
-        ));
-    }
-
-    let creating = read.is_none();
-    if creating
-        && !req
-            .edits
-            .iter()
-            .all(|e| e.pos.is_none() && e.op != EditOp::Replace)
-    {
+    let executed = execute(ws, store, &mut front, &run);
+    warnings.append(&mut front.warnings);
+    let done = executed?;
+    let Some(done) = done.into_iter().next() else {
         return Err(EngineError::NotFound {
-            path: req.file_path.clone(),
+            path: front.req.file_path.clone(),
         });
-    }
-    if let (true, Some(dest)) = (creating, &destination) {
-        // The peer writes the new path and then fails to unlink the missing one; refuse instead.
-        return Err(EngineError::Io {
-            code: ErrorCode::FileNotFound,
-            message: format!(
-                "File not found: {}. rename moves an existing file; to create {}, send it as filePath without rename.",
-                req.file_path, dest.display
-            ),
-        });
-    }
-    if let Some(dest) = &destination {
-        if !req.overwrite && ws.read(dest).map_err(fs_error)?.is_some() {
-            return Err(EngineError::Io {
-                code: ErrorCode::FileExists,
-                message: format!(
-                    "Cannot move {} to {}: {} already exists. Add \"overwrite\": true to the request to replace it.",
-                    req.file_path,
-                    dest.display,
-                    dest.display
-                ),
-            });
-        }
-    }
-    let file = TextFile::decode(read.unwrap_or_default());
-    let disk_lines = canonical_lines(file.text());
-
-    let resolved = resolve(&req.edits, &disk_lines, warnings)?;
-    let resolved = choose_base(
-        store,
-        &target,
-        &disk_lines,
-        resolved,
-        !opts.dry_run,
-        warnings,
-    )?;
-    let order = application_order(&resolved);
-    validate(&resolved, &order, &disk_lines)?;
-    let lowered = lower(&resolved, &order, &disk_lines, warnings)?;
-
-    let core_lines: Vec<&str> = file.lines().collect();
-    let spliced = splice_file(&file, &core_lines, &lowered.edits).map_err(|e| EngineError::Io {
-        code: ErrorCode::LineRange,
-        message: e.to_string(),
-    })?;
-    if spliced.text == file.text() && destination.is_none() {
-        let suffix = if lowered.noops > 0 {
-            format!(
-                " No-op edits: {}. Re-read the file and provide content that differs from current lines.",
-                lowered.noops
-            )
-        } else {
-            String::new()
-        };
-        return Err(EngineError::Noop {
-            path: req.file_path.clone(),
-            suffix,
-        });
-    }
-    let anchor = |n: usize| render_row(n, core_lines.get(n - 1).copied().unwrap_or(""));
-    let label = |e: &Edit| format!("edits[{}]", e.origin);
-    let front = Front {
-        path: &req.file_path,
-        anchor: &anchor,
-        label: &label,
-        allow_syntax_errors: req.allow_syntax_errors,
     };
-    let checked = guard_and_encode(
-        &front,
-        &file,
-        &core_lines,
-        &lowered.edits,
-        spliced,
-        &opts.guard,
-    )?;
-    let (mut new_text, encoded) = (checked.text, checked.encoded);
-    warnings.extend(checked.warnings);
-    // Reported = re-read: the tag and the recorded text are the next read's.
-    if let Some(shown) = encoded.reread.clone() {
-        warnings.push(REREAD_DIFFERS.to_string());
-        new_text = shown;
-    }
-    let new_bytes = encoded.bytes;
-    warnings.extend(encoded.lost_bytes);
-    // Moved, not copied: the bytes go to the transaction, the text stays for the report.
-    let (original, old_text) = file.into_parts();
-
-    let landing = match &destination {
-        Some(dest) => Landing::Rename {
-            expected: original,
-            dest,
-            overwrite: req.overwrite,
-        },
-        None if creating => Landing::Create,
-        None => Landing::Update { expected: original },
-    };
-    if !opts.dry_run {
-        let staged = Staged {
-            target: &target,
-            landing,
-            bytes: new_bytes,
-            text: &new_text,
-        };
-        let recorded = commit(ws, vec![staged], &recorder).map_err(commit_error)?;
-        warnings.extend(recorded.into_iter().flatten());
-    }
-    let (text, op) = match &destination {
-        Some(_) => (
+    warnings.extend(done.warnings.iter().cloned());
+    let req = &front.req;
+    let written = !opts.dry_run;
+    let change = Some((done.old_text.as_str(), done.new_text.as_str()));
+    let (text, file) = match done.land {
+        Land::Delete => (
+            format!("Successfully deleted {}", req.file_path),
+            report(req, FileOp::Delete, None, written),
+        ),
+        Land::Move { .. } => (
             format!(
                 "Moved {} to {}",
                 req.file_path,
                 req.rename.as_deref().unwrap_or_default()
             ),
-            FileOp::Rename,
+            report(req, FileOp::Rename, change, written),
         ),
-        None if creating => (format!("Updated {}", req.file_path), FileOp::Create),
-        None => (format!("Updated {}", req.file_path), FileOp::Update),
+        Land::Create => (
+            format!("Updated {}", req.file_path),
+            report(req, FileOp::Create, change, written),
+        ),
+        Land::Update => (
+            format!("Updated {}", req.file_path),
+            report(req, FileOp::Update, change, written),
+        ),
     };
-    Ok(ok(
-        text,
-        report(&req, op, Some((&old_text, &new_text)), !opts.dry_run),
-    ))
+    Ok(ok(text, file))
+}
+
+/// The lineid-json front end: the request's file, its anchors and autocorrections, its texts.
+struct LineId {
+    req: Request,
+    /// Warnings of the plan (kept when the call is refused).
+    warnings: Vec<String>,
+    /// Edits that change nothing (for the no-op refusal).
+    noops: usize,
+}
+
+impl FrontEnd for LineId {
+    type Error = EngineError;
+
+    fn intents(&self) -> Vec<Intent> {
+        vec![Intent {
+            path: self.req.file_path.clone(),
+            dest: self.req.rename.clone(),
+        }]
+    }
+
+    fn fs_error(&self, _i: usize, e: FsError) -> EngineError {
+        fs_error(e)
+    }
+
+    fn plan(&mut self, opened: Opened<'_>) -> Result<Plan, EngineError> {
+        let req = &self.req;
+        if req.delete {
+            let bytes = opened.bytes.ok_or_else(|| EngineError::NotFound {
+                path: req.file_path.clone(),
+            })?;
+            return Ok(Plan::Delete(bytes));
+        }
+        let creating = opened.bytes.is_none();
+        if creating
+            && !req
+                .edits
+                .iter()
+                .all(|e| e.pos.is_none() && e.op != EditOp::Replace)
+        {
+            return Err(EngineError::NotFound {
+                path: req.file_path.clone(),
+            });
+        }
+        if let (true, Some(dest)) = (creating, opened.dest) {
+            // The peer writes the new path and then fails to unlink the missing one; refuse.
+            return Err(EngineError::Io {
+                code: ErrorCode::FileNotFound,
+                message: format!(
+                    "File not found: {}. rename moves an existing file; to create {}, send it as filePath without rename.",
+                    req.file_path, dest.display
+                ),
+            });
+        }
+        if let Some(dest) = opened.dest {
+            if !req.overwrite && opened.read_dest().map_err(fs_error)?.is_some() {
+                return Err(EngineError::Io {
+                    code: ErrorCode::FileExists,
+                    message: format!(
+                        "Cannot move {} to {}: {} already exists. Add \"overwrite\": true to the request to replace it.",
+                        req.file_path,
+                        dest.display,
+                        dest.display
+                    ),
+                });
+            }
+        }
+        let file = TextFile::decode(opened.bytes.unwrap_or_default());
+        let disk_lines = canonical_lines(file.text());
+        let warnings = &mut self.warnings;
+        let resolved = resolve(&req.edits, &disk_lines, warnings)?;
+        let resolved = choose_base(
+            opened.store,
+            opened.target,
+            &disk_lines,
+            resolved,
+            !opened.dry_run,
+            warnings,
+        )?;
+        let order = application_order(&resolved);
+        validate(&resolved, &order, &disk_lines)?;
+        let lowered = lower(&resolved, &order, &disk_lines, warnings)?;
+        self.noops = lowered.noops;
+        let land = match opened.dest {
+            Some(_) => Land::Move {
+                overwrite: req.overwrite,
+            },
+            None if creating => Land::Create,
+            None => Land::Update,
+        };
+        Ok(Plan::Edit(EditPlan {
+            file,
+            edits: lowered.edits,
+            spliced: None,
+            land,
+            warnings: Vec::new(),
+        }))
+    }
+
+    fn splice_error(&self, e: SpliceError) -> EngineError {
+        EngineError::Io {
+            code: ErrorCode::LineRange,
+            message: e.to_string(),
+        }
+    }
+
+    fn spliced(
+        &mut self,
+        _i: usize,
+        plan: &EditPlan,
+        spliced: &Spliced,
+    ) -> Result<(), EngineError> {
+        if spliced.text != plan.file.text() || matches!(plan.land, Land::Move { .. }) {
+            return Ok(());
+        }
+        let suffix = if self.noops > 0 {
+            format!(
+                " No-op edits: {}. Re-read the file and provide content that differs from current lines.",
+                self.noops
+            )
+        } else {
+            String::new()
+        };
+        Err(EngineError::Noop {
+            path: self.req.file_path.clone(),
+            suffix,
+        })
+    }
+
+    fn anchor(&self, _i: usize, lines: &[&str], n: usize) -> String {
+        render_row(n, lines.get(n - 1).copied().unwrap_or(""))
+    }
+
+    fn label(&self, _i: usize, e: &Edit) -> String {
+        format!("edits[{}]", e.origin)
+    }
+
+    fn allow_syntax_errors(&self) -> bool {
+        self.req.allow_syntax_errors
+    }
+
+    fn store_error(&self, e: StoreError) -> EngineError {
+        EngineError::Io {
+            code: ErrorCode::Io,
+            message: format!("session store: {e}"),
+        }
+    }
+
+    fn store_warning(&self, e: &StoreError) -> String {
+        format!("session store: {e}")
+    }
+
+    fn commit_error(&self, e: CommitError) -> EngineError {
+        commit_error(e)
+    }
 }
 
 fn ok(text: String, file: FileReport) -> Outcome {

@@ -299,35 +299,6 @@ fn lower_one(
     Ok((edit, false))
 }
 
-/// A first row equal to the line just before the edit, or a last row equal to the line just
-/// after it, is applied as sent but never silently (the duplicate-line complaint of DEVIATIONS
-/// §4a); blank rows are not reported.
-fn warn_repeats(edit: &Edit, lines: &[&str], warnings: &mut Vec<String>) {
-    let (before, after) = match edit.kind {
-        EditKind::Replace { start, end } => (start.saturating_sub(1), end + 1),
-        EditKind::InsertAfter(l) => (l, l + 1),
-        EditKind::InsertBefore(l) => (l.saturating_sub(1), l),
-        EditKind::Head | EditKind::Tail => return,
-    };
-    let line = |n: usize| n.checked_sub(1).and_then(|i| lines.get(i)).copied();
-    let index = edit.origin;
-    if let (Some(first), Some(prev)) = (edit.rows.first(), line(before)) {
-        if !first.trim().is_empty() && first == prev {
-            warnings.push(format!(
-                "[W_REPEATED_LINE] row 1 of edits[{index}] repeats line {before} ({prev:?}) just before it; if that was not meant, remove the duplicate"
-            ));
-        }
-    }
-    if let (Some(last), Some(next)) = (edit.rows.last(), line(after)) {
-        if !last.trim().is_empty() && last == next {
-            warnings.push(format!(
-                "[W_REPEATED_LINE] row {} of edits[{index}] repeats line {after} ({next:?}) just after it; if that was not meant, remove the duplicate",
-                edit.rows.len()
-            ));
-        }
-    }
-}
-
 /// Range checks, overlap checks, then every edit lowered in application order (so the first
 /// failing edit is the peer's); the result is in request order.
 pub(crate) fn lower(
@@ -351,7 +322,6 @@ pub(crate) fn lower(
     let mut noops = 0;
     for &i in order {
         let (edit, noop) = lower_one(&edits[i], lines, warnings)?;
-        warn_repeats(&edit, lines, warnings);
         noops += usize::from(noop);
         lowered.push((i, edit));
     }

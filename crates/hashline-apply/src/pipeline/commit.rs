@@ -69,7 +69,7 @@ impl Recorder<'_> {
 
     /// Record what `staged` left on disk: the new text under the written file's key, and the
     /// old key forgotten when the file was deleted or moved away.
-    fn landed(&self, staged: &Staged<'_>) -> Vec<String> {
+    pub(crate) fn landed(&self, staged: &Staged<'_>) -> Vec<String> {
         let mut warnings: Vec<String> = Vec::new();
         if let Some(written) = staged.written() {
             warnings.extend(self.record(&written.key, staged.text));
@@ -169,23 +169,6 @@ pub(crate) fn commit(
     Ok(records.iter().map(|s| recorder.landed(s)).collect())
 }
 
-/// Lock `staged`'s targets (and destinations), then [`commit`] them.
-pub(crate) fn lock_and_commit(
-    ws: &Workspace,
-    staged: Vec<Staged<'_>>,
-    recorder: &Recorder<'_>,
-) -> Result<Vec<Vec<String>>, CommitError> {
-    let mut targets: Vec<&Target> = Vec::new();
-    for s in &staged {
-        targets.push(s.target);
-        if let Landing::Rename { dest, .. } = s.landing {
-            targets.push(dest);
-        }
-    }
-    let _guard = ws.lock(&targets)?;
-    commit(ws, staged, recorder)
-}
-
 /// Create the missing parent directories of `file` inside the root, outermost first, adding
 /// each one created to `created`.
 fn create_parents(
@@ -270,6 +253,17 @@ mod tests {
         let recorder = Recorder { store, word: &word };
         let staged = vec![update(a, "a\n", "A\n"), update(b, "b\n", "B\n")];
         lock_and_commit(ws, staged, &recorder)
+    }
+
+    /// Lock `staged`'s targets, then [`commit`] them.
+    fn lock_and_commit(
+        ws: &Workspace,
+        staged: Vec<Staged<'_>>,
+        recorder: &Recorder<'_>,
+    ) -> Result<Vec<Vec<String>>, CommitError> {
+        let targets: Vec<&Target> = staged.iter().map(|s| s.target).collect();
+        let _guard = ws.lock(&targets)?;
+        commit(ws, staged, recorder)
     }
 
     #[test]

@@ -1,24 +1,27 @@
-//! The executor every dialect shares: what happens to a request once its front end resolved it.
+//! The executor every dialect shares: a request's files from name to disk.
 //!
-//! A dialect is a front end: it parses its request, checks its anchors (carrying stale ones
-//! over through [`crate::merge`]), lowers them to core [`Edit`]s in the disk's line numbers and
-//! renders its seed's texts. The stages after that are here, once:
+//! A dialect is a front end ([`front::FrontEnd`]): it parses its request, plans each file
+//! (anchors checked, stale ones carried over through [`crate::merge`], edits lowered to core
+//! [`Edit`]s in the disk's line numbers) and renders its seed's texts. Everything else is here,
+//! once:
 //!
-//! * [`stage`]: splice the edits into the decoded file, run the edit guard (the one place a
-//!   [`crate::guard`] subject is built: the front end passes its [`Front`], how its seed renders
-//!   an anchor and names an edit), and encode the result with the re-read rule.
-//!
-//! * [`files`]: file-level steps: lock and read the targets; the read-only check; a `read`
-//!   command's open and decode.
+//! * [`execute`]: resolve and lock every target, read, plan, splice, guard, encode, commit,
+//!   record: [`execute::execute`].
+//! * [`front`]: what a front end supplies and what it gets back.
+//! * [`disk`]: the file system seam (the tool's `Workspace`, or in-memory files).
+//! * [`stage`]: splice, the edit guard (the one place a [`crate::guard`] subject is built) and
+//!   the encoding with the re-read rule.
 //! * [`commit`]: every staged file of a call written in one [`crate::fs::Transaction`] (all or
 //!   nothing), then recorded in the session store.
+//! * [`files`]: a `read` command's open and decode; the read-only check.
 //! * [`report`]: the [`crate::FileReport`] of a read or a change.
 //!
 //! [`Edit`]: hashline_core::Edit
 
 pub(crate) mod commit;
+pub(crate) mod disk;
+pub(crate) mod execute;
 pub(crate) mod files;
+pub(crate) mod front;
 pub(crate) mod report;
 pub(crate) mod stage;
-
-pub(crate) use stage::Front;

@@ -1,0 +1,393 @@
+//! The executor: one request's files from name to disk, the same for every dialect.
+//!
+//! [`execute`] resolves every file the request names, locks them all (sorted, so two calls
+//! never deadlock), then per file in request order: reads it, asks the front end for its plan
+//! (its anchors checked, stale ones carried over, the edits lowered to the disk's numbering),
+//! splices, runs the guard, encodes with the re-read rule; then commits every changed file in
+//! one transaction and records the new texts. The front end renders what came back.
+
+use hashline_core::Edit;
+use hashline_state::{SnapshotStore, StoreError};
+
+use crate::fs::{FsError, Target};
+use crate::guard::GuardOptions;
+
+use super::commit::{Landing, Recorder, Staged};
+use super::disk::Disk;
+use super::stage::{guard_and_encode, splice_file, Front, REREAD_DIFFERS};
+
+pub(crate) use super::front::{Done, EditPlan, FrontEnd, Guarded, Intent, Land, Opened, Plan};
+
+/// How the executor runs.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Run<'a> {
+    /// Compute and report everything; write and record nothing.
+    pub dry_run: bool,
+    /// The edit guard's options.
+    pub guard: GuardOptions<'a>,
+}
+
+/// Run `front`'s request on `disk`: every file planned and checked, then all written or none.
+pub(crate) fn execute<F: FrontEnd>(
+    disk: &dyn Disk,
+    store: &dyn SnapshotStore,
+    front: &mut F,
+    run: &Run<'_>,
+) -> Result<Vec<Done>, F::Error> {
+    let intents = front.intents();
+    // Every name is resolved first so that all targets are locked together; a failure is
+    // reported at its file's turn, after the checks of the files before it.
+    let resolved: Vec<Resolved> = intents.iter().map(|i| resolve(disk, i)).collect();
+    let locked: Vec<&Target> = resolved
+        .iter()
+        .flatten()
+        .flat_map(|(t, d)| std::iter::once(t).chain(d))
+        .collect();
+    let lock = disk.lock(&locked).map_err(|e| front.fs_error(0, e))?;
+    drop(locked);
+    let mut done: Vec<Done> = Vec::with_capacity(intents.len());
+    for (i, resolved) in resolved.into_iter().enumerate() {
+        front.begin(i)?;
+        let (target, dest) = resolved.map_err(|e| front.fs_error(i, e))?;
+        let bytes = disk.read(&target).map_err(|e| front.fs_error(i, e))?;
+        let opened = Opened {
+            index: i,
+            target: &target,
+            dest: dest.as_ref(),
+            bytes,
+            store,
+            dry_run: run.dry_run,
+            disk,
+        };
+        let checked = match front.plan(opened)? {
+            Plan::Delete(old_bytes) => Checked::deleted(old_bytes),
+            Plan::Edit(plan) => check(front, (i, &target.display), plan, &run.guard)?,
+        };
+        done.push(Done {
+            target,
+            dest,
+            land: checked.land,
+            old_text: checked.old_text,
+            noop: checked.noop,
+            new_text: checked.new_text,
+            warnings: checked.warnings,
+            old_bytes: checked.old_bytes,
+            new_bytes: checked.new_bytes,
+        });
+    }
+    front.before_commit(&done)?;
+    let _lock = lock;
+    if run.dry_run {
+        return Ok(done);
+    }
+    if done.iter().all(|d| d.noop) {
+        if front.records_noop() {
+            for d in &done {
+                store
+                    .record(&d.target.key, &d.old_text)
+                    .map_err(|e| front.store_error(e))?;
+            }
+        }
+        return Ok(done);
+    }
+    commit(disk, store, front, &mut done)?;
+    Ok(done)
+}
+
+/// A file's target and the destination of its move, or why its names did not resolve.
+type Resolved = Result<(Target, Option<Target>), FsError>;
+
+fn resolve(disk: &dyn Disk, intent: &Intent) -> Resolved {
+    let target = disk.resolve(&intent.path)?;
+    let dest = match &intent.dest {
+        Some(d) => Some(disk.resolve(d)?).filter(|d| d.real != target.real),
+        None => None,
+    };
+    Ok((target, dest))
+}
+
+/// One file's result before it is written.
+struct Checked {
+    land: Land,
+    old_text: String,
+    new_text: String,
+    warnings: Vec<String>,
+    noop: bool,
+    old_bytes: Vec<u8>,
+    new_bytes: Vec<u8>,
+}
+
+impl Checked {
+    fn deleted(old_bytes: Vec<u8>) -> Checked {
+        Checked {
+            land: Land::Delete,
+            old_text: String::new(),
+            new_text: String::new(),
+            warnings: Vec::new(),
+            noop: false,
+            old_bytes,
+            new_bytes: Vec::new(),
+        }
+    }
+}
+
+/// Splice, guard and encode file `i` (named `path` by the request); the front end's checks in
+/// their places.
+fn check<F: FrontEnd>(
+    front: &mut F,
+    (i, path): (usize, &str),
+    mut plan: EditPlan,
+    guard: &GuardOptions<'_>,
+) -> Result<Checked, F::Error> {
+    let lines: Vec<&str> = plan.file.lines().collect();
+    let spliced = match plan.spliced.take() {
+        Some(s) => s,
+        None => splice_file(&plan.file, &lines, &plan.edits).map_err(|e| front.splice_error(e))?,
+    };
+    front.spliced(i, &plan, &spliced)?;
+    let checked = {
+        let anchor = |n: usize| front.anchor(i, &lines, n);
+        let label = |e: &Edit| front.label(i, e);
+        let shape = Front {
+            path,
+            anchor: &anchor,
+            label: &label,
+            allow_syntax_errors: front.allow_syntax_errors(),
+        };
+        guard_and_encode(&shape, &plan.file, &lines, &plan.edits, spliced, guard)?
+    };
+    let encoded = checked.encoded;
+    // Reported = re-read: the tag, the anchors and the recorded text are the next read's.
+    let reread = encoded.reread.is_some();
+    let new_text = encoded.reread.unwrap_or(checked.text);
+    let result = Guarded {
+        plan: &plan,
+        new_text: &new_text,
+    };
+    let before_guard = front.checked(i, &result)?;
+    drop(lines);
+    let mut warnings = std::mem::take(&mut plan.warnings);
+    warnings.extend(before_guard);
+    warnings.extend(checked.warnings);
+    warnings.extend(encoded.lost_bytes);
+    if reread {
+        warnings.push(REREAD_DIFFERS.to_string());
+    }
+    let (old_bytes, old_text) = plan.file.into_parts();
+    Ok(Checked {
+        land: plan.land,
+        noop: new_text == old_text && !matches!(plan.land, Land::Move { .. }),
+        old_text,
+        new_text,
+        warnings,
+        old_bytes,
+        new_bytes: encoded.bytes,
+    })
+}
+
+/// Write every changed file of `done` in one transaction and record it; the store's failures
+/// join each file's warnings.
+fn commit<F: FrontEnd>(
+    disk: &dyn Disk,
+    store: &dyn SnapshotStore,
+    front: &F,
+    done: &mut [Done],
+) -> Result<(), F::Error> {
+    // The bytes move into the transaction: the report needs only the texts.
+    let moved: Vec<(usize, Vec<u8>, Vec<u8>)> = done
+        .iter_mut()
+        .enumerate()
+        .filter(|(_, d)| !d.noop)
+        .map(|(i, d)| {
+            let old = std::mem::take(&mut d.old_bytes);
+            (i, old, std::mem::take(&mut d.new_bytes))
+        })
+        .collect();
+    let staged: Vec<Staged<'_>> = moved
+        .into_iter()
+        .map(|(i, expected, bytes)| {
+            let d = &done[i];
+            let landing = match (d.land, &d.dest) {
+                (Land::Delete, _) => Landing::Delete { expected },
+                (Land::Create, _) => Landing::Create,
+                (Land::Move { overwrite }, Some(dest)) => Landing::Rename {
+                    expected,
+                    dest,
+                    overwrite,
+                },
+                (Land::Update | Land::Move { .. }, _) => Landing::Update { expected },
+            };
+            Staged {
+                target: &d.target,
+                landing,
+                bytes,
+                text: &d.new_text,
+            }
+        })
+        .collect();
+    let changed: Vec<usize> = (0..done.len()).filter(|&i| !done[i].noop).collect();
+    let word = |e: &StoreError| front.store_warning(e);
+    let recorder = Recorder { store, word: &word };
+    let recorded = disk
+        .commit(staged, &recorder)
+        .map_err(|e| front.commit_error(e))?;
+    for (i, warnings) in changed.into_iter().zip(recorded) {
+        done[i].warnings.extend(warnings);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use hashline_core::ErrorCode;
+    use hashline_state::MemoryStore;
+
+    use super::*;
+    use crate::guard::GuardRefusal;
+    use crate::pipeline::commit::CommitError;
+    use crate::pipeline::disk::MemoryDisk;
+    use hashline_core::{SpliceError, TextFile};
+
+    /// A toy refusal: its code and text.
+    #[derive(Debug)]
+    struct Refused(ErrorCode, String);
+
+    impl From<GuardRefusal> for Refused {
+        fn from(g: GuardRefusal) -> Refused {
+            Refused(g.code, g.message)
+        }
+    }
+
+    /// A toy dialect: replace line 1 of each named file with the given row.
+    struct Toy {
+        files: Vec<(&'static str, &'static str)>,
+    }
+
+    impl FrontEnd for Toy {
+        type Error = Refused;
+
+        fn intents(&self) -> Vec<Intent> {
+            let intent = |(path, _): &(&str, &str)| Intent {
+                path: (*path).to_owned(),
+                dest: None,
+            };
+            self.files.iter().map(intent).collect()
+        }
+
+        fn fs_error(&self, _i: usize, e: FsError) -> Self::Error {
+            Refused(e.code(), e.to_string())
+        }
+
+        fn plan(&mut self, opened: Opened<'_>) -> Result<Plan, Self::Error> {
+            let bytes = opened
+                .bytes
+                .ok_or(Refused(ErrorCode::FileNotFound, "missing".into()))?;
+            Ok(Plan::Edit(EditPlan {
+                file: TextFile::decode(bytes),
+                edits: vec![Edit::replace(
+                    1,
+                    1,
+                    vec![self.files[opened.index].1.into()],
+                    0,
+                )],
+                spliced: None,
+                land: Land::Update,
+                warnings: Vec::new(),
+            }))
+        }
+
+        fn splice_error(&self, e: SpliceError) -> Self::Error {
+            Refused(ErrorCode::LineRange, e.to_string())
+        }
+
+        fn anchor(&self, _i: usize, lines: &[&str], n: usize) -> String {
+            format!("{n}:{}", lines.get(n - 1).copied().unwrap_or(""))
+        }
+
+        fn label(&self, _i: usize, e: &Edit) -> String {
+            crate::guard::op_label(e)
+        }
+
+        fn store_error(&self, e: StoreError) -> Self::Error {
+            Refused(ErrorCode::Io, e.to_string())
+        }
+
+        fn store_warning(&self, e: &StoreError) -> String {
+            e.to_string()
+        }
+
+        fn commit_error(&self, e: CommitError) -> Self::Error {
+            Refused(e.code(), e.to_string())
+        }
+    }
+
+    fn files() -> BTreeMap<String, Vec<u8>> {
+        BTreeMap::from([
+            ("a.txt".to_owned(), b"a\nkeep\n".to_vec()),
+            ("b.txt".to_owned(), b"b\r\nkeep\r\n".to_vec()),
+        ])
+    }
+
+    #[test]
+    fn every_file_lands_and_is_recorded() {
+        let mut map = files();
+        let store = MemoryStore::new();
+        let mut toy = Toy {
+            files: vec![("a.txt", "A"), ("./b.txt", "B")],
+        };
+        let done = execute(
+            &MemoryDisk::new(&mut map),
+            &store,
+            &mut toy,
+            &Run::default(),
+        )
+        .expect("ok");
+        assert_eq!(done[1].new_text, "B\nkeep\n");
+        assert_eq!(map["a.txt"], b"A\nkeep\n");
+        assert_eq!(map["b.txt"], b"B\r\nkeep\r\n");
+        let head = store.head("b.txt").expect("store").expect("recorded");
+        assert_eq!(head.text, "B\nkeep\n");
+    }
+
+    #[test]
+    fn a_refused_file_leaves_every_file_as_it_was() {
+        let mut map = files();
+        let store = MemoryStore::new();
+        let mut toy = Toy {
+            files: vec![("a.txt", "A"), ("b.txt", "1:b")],
+        };
+        let err = execute(
+            &MemoryDisk::new(&mut map),
+            &store,
+            &mut toy,
+            &Run::default(),
+        )
+        .expect_err("the guard refuses a pasted read anchor");
+        assert_eq!(err.0, ErrorCode::PayloadContaminated, "{}", err.1);
+        assert_eq!(map, files());
+        assert!(store.head("a.txt").expect("store").is_none());
+    }
+
+    #[test]
+    fn a_dry_run_writes_nothing() {
+        let mut map = files();
+        let run = Run {
+            dry_run: true,
+            ..Run::default()
+        };
+        let mut toy = Toy {
+            files: vec![("a.txt", "A")],
+        };
+        let done = execute(
+            &MemoryDisk::new(&mut map),
+            &MemoryStore::new(),
+            &mut toy,
+            &run,
+        )
+        .expect("ok");
+        assert_eq!(done[0].new_text, "A\nkeep\n");
+        assert_eq!(map, files());
+    }
+}

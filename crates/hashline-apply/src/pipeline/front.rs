@@ -1,0 +1,171 @@
+//! What a dialect supplies the executor ([`FrontEnd`]) and what they pass each other: the
+//! request's files ([`Intent`]), a file's plan ([`Plan`], [`EditPlan`]), the file as read
+//! ([`Opened`]), the guarded result ([`Guarded`]) and the file done ([`Done`]).
+
+use hashline_core::{Edit, SpliceError, TextFile};
+use hashline_state::{SnapshotStore, StoreError};
+
+use crate::fs::{FsError, Target};
+use crate::guard::GuardRefusal;
+
+use super::commit::CommitError;
+use super::disk::Disk;
+use super::stage::Spliced;
+
+/// One file a request names.
+#[derive(Debug, Clone)]
+pub(crate) struct Intent {
+    /// The path as the request wrote it.
+    pub path: String,
+    /// Where the request moves the file, as written (a move onto itself is no move).
+    pub dest: Option<String>,
+}
+
+/// How a planned edit lands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Land {
+    /// The file is rewritten.
+    Update,
+    /// The file did not exist and is created.
+    Create,
+    /// The file moves to the intent's destination with the new text.
+    Move {
+        /// Replace an existing destination.
+        overwrite: bool,
+    },
+    /// The file is deleted.
+    Delete,
+}
+
+/// What a front end planned for one file: the decoded file and the edits in its numbering.
+pub(crate) struct EditPlan {
+    /// The file as read (empty when it is created).
+    pub file: TextFile,
+    /// The edits, in the numbering of `file`'s lines.
+    pub edits: Vec<Edit>,
+    /// The splice, when the front end already made it to decide its plan.
+    pub spliced: Option<Spliced>,
+    /// How the result lands.
+    pub land: Land,
+    /// The front end's warnings so far.
+    pub warnings: Vec<String>,
+}
+
+/// A front end's plan for one file.
+pub(crate) enum Plan {
+    /// Delete the file, whose bytes were these.
+    Delete(Vec<u8>),
+    /// Edit, create or move it.
+    Edit(EditPlan),
+}
+
+/// One file as the executor hands it to the front end's planning.
+pub(crate) struct Opened<'a> {
+    /// The file's position in the request.
+    pub index: usize,
+    /// The resolved file.
+    pub target: &'a Target,
+    /// The resolved destination of a move.
+    pub dest: Option<&'a Target>,
+    /// The bytes read under the lock (`None`: the file does not exist).
+    pub bytes: Option<Vec<u8>>,
+    /// The session's snapshots.
+    pub store: &'a dyn SnapshotStore,
+    /// Whether this call writes and records nothing.
+    pub dry_run: bool,
+    pub(super) disk: &'a dyn Disk,
+}
+
+impl Opened<'_> {
+    /// The bytes at the move's destination, `None` when there is none or it does not exist.
+    pub fn read_dest(&self) -> Result<Option<Vec<u8>>, FsError> {
+        match self.dest {
+            Some(dest) => self.disk.read(dest),
+            None => Ok(None),
+        }
+    }
+}
+
+/// What the front end sees of a file once spliced, guarded and encoded.
+pub(crate) struct Guarded<'a> {
+    /// The front end's plan.
+    pub plan: &'a EditPlan,
+    /// The new LF text as the next read will show it.
+    pub new_text: &'a str,
+}
+
+/// One file of a call, planned and checked (and written, unless the call is a dry run).
+#[derive(Debug)]
+pub(crate) struct Done {
+    /// The resolved file (its `display` is the path as the request wrote it).
+    pub target: Target,
+    /// Where it moved.
+    pub dest: Option<Target>,
+    /// How it landed.
+    pub land: Land,
+    /// The LF text read.
+    pub old_text: String,
+    /// The new LF text as the next read shows it (empty after a delete).
+    pub new_text: String,
+    /// The front end's, the guard's, the encoder's and the store's warnings, in that order.
+    pub warnings: Vec<String>,
+    /// The call leaves the file as it was.
+    pub noop: bool,
+    pub(super) old_bytes: Vec<u8>,
+    pub(super) new_bytes: Vec<u8>,
+}
+
+/// What a dialect supplies: its request's files, its checks and plans, its seed's words.
+pub(crate) trait FrontEnd {
+    /// The dialect's refusal.
+    type Error: From<GuardRefusal>;
+    /// The files the request names, in its order.
+    fn intents(&self) -> Vec<Intent>;
+    /// Checks of file `i` that come before its path is resolved (a section's own parse).
+    fn begin(&mut self, _i: usize) -> Result<(), Self::Error> {
+        Ok(())
+    }
+    /// A file-system failure of file `i` in the dialect's words.
+    fn fs_error(&self, i: usize, e: FsError) -> Self::Error;
+    /// File `i` read: checks of the file, anchors verified, stale ones carried over, edits
+    /// lowered to its numbering.
+    fn plan(&mut self, opened: Opened<'_>) -> Result<Plan, Self::Error>;
+    /// A splice failure in the dialect's words.
+    fn splice_error(&self, e: SpliceError) -> Self::Error;
+    /// Checks of the spliced text before the guard runs (a no-op refused in the seed's place).
+    fn spliced(
+        &mut self,
+        _i: usize,
+        _plan: &EditPlan,
+        _spliced: &Spliced,
+    ) -> Result<(), Self::Error> {
+        Ok(())
+    }
+    /// Line `n` of file `i` (whose lines are `lines`) rendered with the dialect's read anchor.
+    fn anchor(&self, i: usize, lines: &[&str], n: usize) -> String;
+    /// Edit `e` of file `i` named as the request named it.
+    fn label(&self, i: usize, e: &Edit) -> String;
+    /// The request allows edits that add syntax errors.
+    fn allow_syntax_errors(&self) -> bool {
+        false
+    }
+    /// Checks of the guarded result (a file emptied); `Ok` holds the warnings that go before
+    /// the guard's.
+    fn checked(&mut self, _i: usize, _result: &Guarded<'_>) -> Result<Vec<String>, Self::Error> {
+        Ok(Vec::new())
+    }
+    /// Checks across the call's files before anything is written.
+    fn before_commit(&self, _done: &[Done]) -> Result<(), Self::Error> {
+        Ok(())
+    }
+    /// Whether a call that changes nothing records the text read (the hashline seed does).
+    fn records_noop(&self) -> bool {
+        false
+    }
+    /// A store failure that refuses the call (recording a no-op).
+    fn store_error(&self, e: StoreError) -> Self::Error;
+    /// A store failure after the write, worded as the dialect's warning.
+    fn store_warning(&self, e: &StoreError) -> String;
+    /// A failed commit in the dialect's words.
+    fn commit_error(&self, e: CommitError) -> Self::Error;
+}
