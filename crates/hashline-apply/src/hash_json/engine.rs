@@ -210,7 +210,6 @@ fn run(
         };
         let recorded = commit(ws, vec![staged], &recorder).map_err(|e| match e {
             CommitError::Fs(e) => fs_refusal(&e, path),
-            other => Refusal::new(other.code(), other.to_string()),
         })?;
         warnings.extend(recorded.into_iter().flatten());
     }
