@@ -204,3 +204,31 @@ fn a_lock_held_too_long_times_out_naming_the_holder() {
     assert!(text.contains("timed out"), "{text}");
     assert_eq!(fs::read(sb.root.join("f.txt")).expect("f"), b"one\n");
 }
+
+#[test]
+fn resolve_apply_refuses_two_hard_links_of_one_file() {
+    let sb = Sandbox::new();
+    let root = sb.root.as_path();
+    sb.put("src/a.ts", b"console.log(1);\n");
+    fs::hard_link(root.join("src/a.ts"), root.join("src/b.ts")).expect("link");
+    let preview = sb.run(
+        &[
+            "ast-edit",
+            "--pat",
+            "console.log($$$A)",
+            "--out",
+            "logger.debug($$$A)",
+            "src",
+        ],
+        b"",
+    );
+    assert_eq!(preview.code, 0, "{}{}", preview.stdout, preview.stderr);
+    let apply = sb.run(&["resolve", "apply"], b"");
+    assert_ne!(apply.code, 0, "{}{}", apply.stdout, apply.stderr);
+    let text = format!("{}{}", apply.stdout, apply.stderr);
+    assert!(text.contains("same file"), "{text}");
+    assert_eq!(
+        fs::read(root.join("src/a.ts")).expect("a"),
+        b"console.log(1);\n"
+    );
+}
