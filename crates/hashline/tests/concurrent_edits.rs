@@ -34,8 +34,8 @@ fn append(sb: &Sandbox, session: &str, lineid: bool, line: &str) -> bool {
         let last = read
             .stdout
             .lines()
-            .filter(|l| l.contains('|') && !l.ends_with('|'))
-            .last();
+            .rev()
+            .find(|l| l.contains('|') && !l.ends_with('|'));
         let Some(last) = last else {
             return false;
         };
