@@ -7,6 +7,9 @@
 //! * `mistakes`: run the model-mistake corpus (`../shared/mistakes`) through the real binary and
 //!   print per dialect: correct, refused, warned-wrong, silent-wrong, broken, false alarms
 //!   (`HASHLINE_MISTAKES_VERBOSE=1`: one line per case).
+//! * `stress [--runs N] [--seconds S]`: the crash test (`hashline edit` killed with SIGKILL at
+//!   random moments during multi-file and hard-linked edits, then recovered) with N runs per
+//!   scenario (default 2000) within S seconds each (default 600); prints the counts.
 //! * `tidy`: check that no crate depends on a crate of a higher layer.
 //! * `bench`: time `read`/`edit` of a small and a large file through the binary, and the edit
 //!   guard's cost on a 10,000-line TypeScript file (parser on vs off), as ratios
@@ -32,6 +35,7 @@ fn main() -> ExitCode {
         Some("conformance") => conformance(),
         Some("tidy") => tidy::run(),
         Some("mistakes") => mistakes(),
+        Some("stress") => stress(&args[1..]),
         // `bench --ast`: the structural-rewrite preview against the ast-grep CLI (ast_bench.rs).
         Some("bench") if args.iter().any(|a| a == "--ast") => {
             let rest: Vec<String> = std::iter::once("--bench".to_string())
@@ -42,7 +46,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(&args[1..]),
         Some("ast-diff") => ast_diff::run(&args[1..]),
         _ => Err(
-            "usage: cargo xtask <golden [--bless] | conformance | mistakes | tidy | bench [--large-mb N] [--ast] | ast-diff [--bench] [--reps N] [--only TEXT]>"
+            "usage: cargo xtask <golden [--bless] | conformance | mistakes | stress [--runs N] [--seconds S] | tidy | bench [--large-mb N] [--ast] | ast-diff [--bench] [--reps N] [--only TEXT]>"
                 .to_string(),
         ),
     };
@@ -104,6 +108,33 @@ fn mistakes() -> Result<(), String> {
         "--",
         "--nocapture",
     ]);
+    status(&mut cmd)
+}
+
+/// The crash test at scale: `HASHLINE_CRASH_ITERATIONS` runs per scenario.
+fn stress(args: &[String]) -> Result<(), String> {
+    let value = |flag: &str, default: &str| -> Result<String, String> {
+        match args.iter().position(|a| a == flag) {
+            None => Ok(default.to_string()),
+            Some(i) => args
+                .get(i + 1)
+                .filter(|v| v.parse::<u64>().is_ok())
+                .cloned()
+                .ok_or_else(|| format!("{flag} needs a number")),
+        }
+    };
+    let mut cmd = cargo();
+    cmd.args([
+        "test",
+        "--package",
+        "hashline",
+        "--test",
+        "crash_safety",
+        "--",
+        "--nocapture",
+    ])
+    .env("HASHLINE_CRASH_ITERATIONS", value("--runs", "2000")?)
+    .env("HASHLINE_CRASH_SECONDS", value("--seconds", "600")?);
     status(&mut cmd)
 }
 

@@ -113,6 +113,15 @@ pub enum ErrorCode {
     /// payload does not restate, or it leaves a line behind that the payload replaces.
     #[serde(rename = "E_RANGE_BOUNDARY")]
     RangeBoundary,
+    /// The path is a FIFO, socket or device: refused before it is opened.
+    #[serde(rename = "E_NOT_REGULAR_FILE")]
+    NotRegularFile,
+    /// The file is larger than the read cap (`HASHLINE_MAX_FILE_BYTES`).
+    #[serde(rename = "E_FILE_TOO_LARGE")]
+    FileTooLarge,
+    /// Another process held the file's lock longer than `HASHLINE_LOCK_TIMEOUT`.
+    #[serde(rename = "E_LOCK_TIMEOUT")]
+    LockTimeout,
 }
 
 impl ErrorCode {
@@ -150,6 +159,9 @@ impl ErrorCode {
         ErrorCode::PayloadContaminated,
         ErrorCode::Indentation,
         ErrorCode::RangeBoundary,
+        ErrorCode::NotRegularFile,
+        ErrorCode::FileTooLarge,
+        ErrorCode::LockTimeout,
     ];
 
     /// The code as printed: `E_STALE_ANCHOR`, ….
@@ -188,6 +200,9 @@ impl ErrorCode {
             PayloadContaminated => "E_PAYLOAD_CONTAMINATED",
             Indentation => "E_INDENTATION",
             RangeBoundary => "E_RANGE_BOUNDARY",
+            NotRegularFile => "E_NOT_REGULAR_FILE",
+            FileTooLarge => "E_FILE_TOO_LARGE",
+            LockTimeout => "E_LOCK_TIMEOUT",
         }
     }
 }
@@ -254,9 +269,12 @@ mod tests {
                 PayloadContaminated => 29,
                 Indentation => 30,
                 RangeBoundary => 31,
+                NotRegularFile => 32,
+                FileTooLarge => 33,
+                LockTimeout => 34,
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 32);
+        assert_eq!(ErrorCode::ALL.len(), 35);
         for (i, code) in ErrorCode::ALL.iter().enumerate() {
             assert_eq!(position(*code), i, "{code} out of place in ALL");
         }

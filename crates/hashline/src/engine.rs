@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use hashline_apply::fs::{FsError, Transaction, Workspace};
+use hashline_apply::fs::{FsError, Recovery, Transaction, Workspace};
 use hashline_apply::{hash_json, hashline as hl, lineid_json, FileOp, FileReport, Outcome};
 use hashline_core::{BlockResolver, ErrorCode, TextFile};
 use hashline_queue::{PreviewQueue, QueueError};
@@ -100,6 +100,8 @@ pub struct EditOptions {
 /// Reads, edits and writes files under one root, for one session.
 pub struct Engine {
     pub(crate) ws: Workspace,
+    /// What the recovery run by [`Engine::open`] did, when it found something.
+    recovered: Option<Recovery>,
     store: Arc<dyn SnapshotStore>,
     /// The persistent store, when there is one (the preview queue shares its database).
     sqlite: Option<Arc<SqliteStore>>,
@@ -122,11 +124,18 @@ impl Engine {
             StateConfig::Persistent { dir, session } => {
                 let store = Arc::new(SqliteStore::open(dir, session)?);
                 let shared: Arc<dyn SnapshotStore> = store.clone();
-                (ws.with_lock_dir(dir.join("locks")), shared, Some(store))
+                let ws = ws
+                    .with_lock_dir(dir.join("locks"))
+                    .with_journal_dir(dir.join("journal"));
+                (ws, shared, Some(store))
             }
         };
+        // A transaction a killed process left half done is finished or undone before anything
+        // else reads the tree; a failure here is reported again by `recover`.
+        let recovered = ws.recover().ok().filter(|r| !r.is_empty());
         Ok(Engine {
             ws,
+            recovered,
             store,
             sqlite,
             queue: OnceLock::new(),
@@ -146,6 +155,35 @@ impl Engine {
             None => PreviewQueue::in_memory("memory")?,
         };
         Ok(self.queue.get_or_init(|| queue))
+    }
+
+    /// What the recovery run when the engine opened did (`None`: there was nothing to recover).
+    pub fn recovered(&self) -> Option<&Recovery> {
+        self.recovered.as_ref()
+    }
+
+    /// `recover`: finish or undo the transactions killed processes left in the journal (also
+    /// done by every call when it opens) and report what was done, including at open.
+    pub fn recover(&self) -> Outcome {
+        match self.ws.recover() {
+            Ok(now) => {
+                let mut text = String::new();
+                for report in self.recovered.iter().chain([&now]) {
+                    if !report.is_empty() {
+                        text.push_str(&report.to_string());
+                        text.push('\n');
+                    }
+                }
+                if text.is_empty() {
+                    text = "nothing to recover\n".to_owned();
+                }
+                let mut outcome = Outcome::refused(ErrorCode::Io, text);
+                outcome.ok = true;
+                outcome.code = None;
+                outcome
+            }
+            Err(e) => Outcome::refused(e.code(), e.to_string()),
+        }
     }
 
     /// The canonical root.

@@ -57,6 +57,59 @@ pub enum FsError {
         /// The path as written.
         path: String,
     },
+    /// Two names of one request reach the same file (hard links, or a symlink resolved
+    /// differently): refused, so one edit is never silently lost.
+    #[error(
+        "{path} and {other} are the same file (hard links); edit it through one name only, in \
+         one section"
+    )]
+    SameFile {
+        /// The second name, as written.
+        path: String,
+        /// The first name, as written.
+        other: String,
+    },
+    /// A directory on the path (or the file) was replaced by a symlink while the call ran:
+    /// refused, never followed.
+    #[error(
+        "{path}: a directory on its path became a symbolic link while the call ran; nothing \
+         was written through it; check the tree and retry"
+    )]
+    Swapped {
+        /// The path as written.
+        path: String,
+    },
+    /// A FIFO, socket or device: never opened for reading.
+    #[error("{path} is not a regular file (a FIFO, socket or device); only regular files can be read or edited")]
+    NotRegular {
+        /// The path as written.
+        path: String,
+    },
+    /// The file is larger than the read cap.
+    #[error(
+        "{path} is larger than {limit} bytes, the most hashline reads; edit it with another tool \
+         or raise HASHLINE_MAX_FILE_BYTES"
+    )]
+    TooLarge {
+        /// The path as written.
+        path: String,
+        /// The cap, in bytes.
+        limit: u64,
+    },
+    /// Another process held a lock longer than the lock timeout.
+    #[error(
+        "timed out after {waited_ms} ms waiting for the lock on {path}, held by {}; if that \
+         process is stuck, stop it and retry (HASHLINE_LOCK_TIMEOUT sets the wait in seconds)",
+        holder.map_or_else(|| "another process".to_owned(), |pid| format!("process {pid}"))
+    )]
+    LockTimeout {
+        /// The locked paths, as written.
+        path: String,
+        /// The holder's pid, when it recorded one.
+        holder: Option<u32>,
+        /// How long the lock was waited for.
+        waited_ms: u64,
+    },
     /// An I/O failure.
     #[error("{path}: {source}")]
     Io {
@@ -89,7 +142,11 @@ impl FsError {
             FsError::NotFound { .. } => ErrorCode::FileNotFound,
             FsError::Exists { .. } => ErrorCode::FileExists,
             FsError::Changed { .. } => ErrorCode::StaleAnchor,
-            FsError::Duplicate { .. } => ErrorCode::DuplicateFile,
+            FsError::Duplicate { .. } | FsError::SameFile { .. } => ErrorCode::DuplicateFile,
+            FsError::Swapped { .. } => ErrorCode::OutsideRoot,
+            FsError::NotRegular { .. } => ErrorCode::NotRegularFile,
+            FsError::TooLarge { .. } => ErrorCode::FileTooLarge,
+            FsError::LockTimeout { .. } => ErrorCode::LockTimeout,
             FsError::ReadOnly { .. } => ErrorCode::PermissionDenied,
             FsError::Io { source, .. } if source.kind() == std::io::ErrorKind::PermissionDenied => {
                 ErrorCode::PermissionDenied

@@ -8,12 +8,18 @@
 //! Locks are `flock`-style (per open file description): two handles in one process exclude
 //! each other just like two processes do.
 //!
+//! A lock is waited for at most [`lock_timeout`] (`HASHLINE_LOCK_TIMEOUT` seconds, default
+//! [`DEFAULT_LOCK_TIMEOUT`]); the holder writes its pid into the lock file, so a waiter that
+//! gives up names it ([`FsError::LockTimeout`]).
+//!
 //! A hard-linked file (more than one link) has a canonical path per link, and a commit rewrites
 //! it in place (same inode), so its target also takes `hashline-inode-<dev>-<ino>.lock`: edits
 //! through different links of one file serialize, and a read can wait out an in-place write.
 
 use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use super::{FsError, Target};
 
@@ -54,6 +60,7 @@ pub(crate) fn lock_all(dir: Option<&Path>, targets: &[&Target]) -> Result<LockGu
     paths.extend(targets.iter().filter_map(|t| inode_lock_path(&dir, t)));
     paths.sort();
     paths.dedup();
+    let timeout = lock_timeout();
     let mut files = Vec::with_capacity(paths.len());
     for path in paths {
         let file = OpenOptions::new()
@@ -63,8 +70,11 @@ pub(crate) fn lock_all(dir: Option<&Path>, targets: &[&Target]) -> Result<LockGu
             .truncate(false)
             .open(&path)
             .map_err(|e| FsError::io(path.display(), e))?;
-        // Fully qualified: the inherent `File::lock` needs a newer Rust than our MSRV.
-        fs4::FileExt::lock(&file).map_err(|e| FsError::io(path.display(), e))?;
+        wait_for(&file, &path, timeout, targets)?;
+        // The holder's pid, for whoever times out waiting on us.
+        let _ = file
+            .set_len(0)
+            .and_then(|()| (&file).write_all(format!("{}\n", std::process::id()).as_bytes()));
         files.push(file);
     }
     Ok(LockGuard { files })
@@ -93,4 +103,60 @@ fn hard_link_identity(_target: &Target) -> Option<(u64, u64)> {
 /// Whether the target's file has more than one hard link (so it is rewritten in place).
 pub(crate) fn is_hard_linked(target: &Target) -> bool {
     hard_link_identity(target).is_some()
+}
+
+/// The default lock wait: 30 seconds.
+pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The environment variable that sets the lock wait, in seconds (fractions allowed).
+pub const LOCK_TIMEOUT_ENV: &str = "HASHLINE_LOCK_TIMEOUT";
+
+/// How long a lock is waited for: `HASHLINE_LOCK_TIMEOUT` seconds if set to a number, else
+/// [`DEFAULT_LOCK_TIMEOUT`].
+pub fn lock_timeout() -> Duration {
+    std::env::var(LOCK_TIMEOUT_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map_or(DEFAULT_LOCK_TIMEOUT, Duration::from_secs_f64)
+}
+
+/// Takes `file`'s exclusive lock, polling until `timeout` has passed.
+fn wait_for(
+    file: &File,
+    path: &Path,
+    timeout: Duration,
+    targets: &[&Target],
+) -> Result<(), FsError> {
+    let start = Instant::now();
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match fs4::FileExt::try_lock(file) {
+            Ok(()) => return Ok(()),
+            Err(fs4::TryLockError::WouldBlock) => {}
+            Err(fs4::TryLockError::Error(e)) => return Err(FsError::io(path.display(), e)),
+        }
+        let waited = start.elapsed();
+        if waited >= timeout {
+            return Err(FsError::LockTimeout {
+                path: targets
+                    .iter()
+                    .map(|t| t.display.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                holder: holder_pid(file),
+                waited_ms: u64::try_from(waited.as_millis()).unwrap_or(u64::MAX),
+            });
+        }
+        std::thread::sleep(pause.min(timeout - waited));
+        pause = (pause * 2).min(Duration::from_millis(50));
+    }
+}
+
+/// The pid the current holder wrote into the lock file.
+fn holder_pid(mut file: &File) -> Option<u32> {
+    let mut text = String::new();
+    file.rewind().ok()?;
+    file.take(32).read_to_string(&mut text).ok()?;
+    text.trim().parse().ok()
 }

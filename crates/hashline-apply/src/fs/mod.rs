@@ -6,20 +6,30 @@
 //!   inter-process locks ([`LockGuard`]).
 //! * [`Transaction`]: several file changes (write, delete, rename) that land all or nothing,
 //!   each atomically (temp file + rename), keeping permissions and hard links.
+//! * The journal (`journal.rs`, `recover.rs`): every commit is journaled first, so a killed
+//!   commit is finished or undone by the next call ([`Workspace::recover`]).
+//! * Directory handles (`beneath.rs`): every read and write goes through directories opened
+//!   from the root without following symlinks; special files are refused unopened; reads are
+//!   bounded ([`max_file_bytes`]).
 //! * [`FsError`]: every failure, each with a stable [`hashline_core::ErrorCode`].
 //!
 //! Typical use: resolve → lock → read → compute → [`Transaction::commit`] while still holding the
 //! lock.
 
 mod attrs;
+mod beneath;
 mod error;
+mod journal;
 mod lock;
+mod recover;
 mod resolve;
 mod stage;
 mod transaction;
 mod workspace;
 
+pub use beneath::{max_file_bytes, DEFAULT_MAX_FILE_BYTES, MAX_FILE_BYTES_ENV};
 pub use error::FsError;
-pub use lock::LockGuard;
+pub use lock::{lock_timeout, LockGuard, DEFAULT_LOCK_TIMEOUT, LOCK_TIMEOUT_ENV};
+pub use recover::Recovery;
 pub use transaction::Transaction;
 pub use workspace::{Target, Workspace};

@@ -1,19 +1,61 @@
-//! The low-level half of a commit: staging temp files, moving them into place, and undoing.
+//! The low-level half of a commit: journal, temp files, the renames, and undoing.
 //!
-//! Order: create missing parent directories and stage every temp file (flushed to disk) first —
-//! nothing visible has changed yet; then apply the operations one by one, recording how to undo
-//! each; on the first failure undo everything in reverse. Temps are `NamedTempFile`s, so every
-//! one not moved into place is deleted when dropped, on every path out of here.
+//! Order (see [`super::journal`] for the files): take a journal; write the plan (fsynced); open
+//! every target's directory through [`super::beneath`] (creating missing ones), save the old
+//! bytes of every replaced or removed file in the journal, stage every temp file
+//! (`.hashline-<id>-<n>.tmp`, fsynced) — nothing visible has changed yet; check every target is
+//! still exactly what validation read (device, inode, size, mtime, ctime); mark the journal
+//! COMMITTED; then apply the operations one by one through the directory handles, each
+//! re-checking its target right before its rename, recording how to undo each; on a failure mark
+//! ROLLBACK and undo everything in reverse. The journal is removed at the end either way, except
+//! when a rollback itself failed (the next call's recovery finishes it).
 
-use std::fs::{File, OpenOptions};
-use std::io::{ErrorKind, Write};
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::Write;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use tempfile::NamedTempFile;
+use rustix::fs::{AtFlags, Mode, OFlags, RenameFlags};
+use rustix::io::Errno;
 
 use super::attrs::Attrs;
-use super::workspace::read_with_meta;
+use super::beneath::{self, Parent};
+use super::journal::{self, Entry, Journal, Kind, Plan, Print};
 use super::{FsError, Target};
+
+/// What identifies one version of a file on disk: a write or a replacement changes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Stamp {
+    dev: u64,
+    ino: u64,
+    size: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+}
+
+impl Stamp {
+    fn of(meta: &std::fs::Metadata) -> Stamp {
+        Stamp {
+            dev: meta.dev(),
+            ino: meta.ino(),
+            size: meta.size(),
+            mtime: (meta.mtime(), meta.mtime_nsec()),
+            ctime: (meta.ctime(), meta.ctime_nsec()),
+        }
+    }
+
+    fn of_stat(st: &rustix::fs::Stat) -> Stamp {
+        #[allow(clippy::unnecessary_cast, clippy::useless_conversion)]
+        Stamp {
+            dev: st.st_dev as u64,
+            ino: st.st_ino as u64,
+            size: st.st_size as u64,
+            mtime: (st.st_mtime as i64, st.st_mtime_nsec as i64),
+            ctime: (st.st_ctime as i64, st.st_ctime_nsec as i64),
+        }
+    }
+}
 
 /// A file as validation found it.
 #[derive(Debug)]
@@ -22,34 +64,36 @@ pub(super) struct Existing {
     pub(super) bytes: Vec<u8>,
     /// Its permissions and owner, copied onto whatever replaces it.
     pub(super) attrs: Attrs,
-    /// Its hard-link count (1 where the platform does not say).
+    /// Its hard-link count.
     links: u64,
     /// Nobody may write it (no write bit): a change to it is refused, not renamed over it.
     pub(super) read_only: bool,
+    /// The version read: checked again right before the file is replaced.
+    pub(super) stamp: Stamp,
+    /// Its permission bits.
+    mode: u32,
 }
 
 impl Existing {
-    /// The target's current state; `None` if it does not exist.
-    pub(super) fn inspect(target: &Target) -> Result<Option<Existing>, FsError> {
+    /// The target's current state, read through directory handles under `root`; `None` if it
+    /// does not exist.
+    pub(super) fn inspect(root: &Path, target: &Target) -> Result<Option<Existing>, FsError> {
         Ok(
-            read_with_meta(&target.real, &target.display)?.map(|(bytes, meta)| Existing {
+            beneath::read(root, &target.real, &target.display)?.map(|(bytes, meta)| Existing {
                 bytes,
                 attrs: Attrs::of(&meta),
-                links: link_count(&meta),
+                links: meta.nlink(),
                 read_only: meta.permissions().readonly(),
+                stamp: Stamp::of(&meta),
+                mode: meta.mode() & 0o7777,
             }),
         )
     }
-}
 
-#[cfg(unix)]
-fn link_count(meta: &std::fs::Metadata) -> u64 {
-    std::os::unix::fs::MetadataExt::nlink(meta)
-}
-
-#[cfg(not(unix))]
-fn link_count(_meta: &std::fs::Metadata) -> u64 {
-    1
+    /// Device and inode: one file, whatever its names.
+    pub(super) fn identity(&self) -> (u64, u64) {
+        (self.stamp.dev, self.stamp.ino)
+    }
 }
 
 /// One validated low-level operation.
@@ -117,184 +161,366 @@ impl Op {
     pub(super) fn remove(target: Target, old: Existing) -> Op {
         Op::Remove { target, old }
     }
+
+    /// The target and the existing file it changes.
+    pub(super) fn parts(&self) -> (&Target, Option<&Existing>) {
+        (self.target(), self.old())
+    }
+
+    fn target(&self) -> &Target {
+        match self {
+            Op::Put { target, .. } | Op::InPlace { target, .. } | Op::Remove { target, .. } => {
+                target
+            }
+        }
+    }
+
+    fn old(&self) -> Option<&Existing> {
+        match self {
+            Op::Put { old, .. } => old.as_ref(),
+            Op::InPlace { old, .. } | Op::Remove { old, .. } => Some(old),
+        }
+    }
+
+    fn new_bytes(&self) -> Option<&[u8]> {
+        match self {
+            Op::Put { bytes, .. } | Op::InPlace { bytes, .. } => Some(bytes),
+            Op::Remove { .. } => None,
+        }
+    }
+
+    /// The journal entry of this op (`n` = its index).
+    fn entry(&self, n: usize, id: &str) -> Entry {
+        use std::os::unix::ffi::OsStrExt;
+        let kind = match self {
+            Op::Put { .. } => Kind::Put,
+            Op::InPlace { .. } => Kind::InPlace,
+            Op::Remove { .. } => Kind::Remove,
+        };
+        let old = self.old();
+        Entry {
+            kind,
+            target: self.target().real.as_os_str().as_bytes().to_vec(),
+            temp: (kind != Kind::Remove).then(|| temp_name(id, n).into_encoded_bytes()),
+            old: old.map(|o| Print::of(&o.bytes)),
+            new: self.new_bytes().map(Print::of),
+            backup: old.map(|_| format!("old-{n}")),
+            mode: old.map(|o| o.mode),
+        }
+    }
 }
 
-/// How to undo one applied operation.
+/// The temp file name of op `n` of journal `id`.
+fn temp_name(id: &str, n: usize) -> OsString {
+    OsString::from(format!("{}{n}.tmp", journal::temp_prefix(id)))
+}
+
+/// An op with its directory handle and temp name.
+struct Staged {
+    op: Op,
+    parent: Parent,
+    temp: Option<OsString>,
+}
+
+/// How to undo one applied operation (index into the staged list).
 enum Undo {
     /// Put the old bytes back (the path was replaced or removed).
-    Restore { path: PathBuf, old: Existing },
+    Restore(usize),
     /// Remove a file the commit created.
-    Delete { path: PathBuf },
+    Delete(usize),
     /// Rewrite a hard-linked file's old bytes in place.
-    Rewrite { path: PathBuf, old: Vec<u8> },
+    Rewrite(usize),
 }
 
-/// Refuses early when `target` could not be created: its nearest existing ancestor must be a
-/// directory (missing ones are created at commit).
-pub(super) fn check_parent(target: &Target) -> Result<(), FsError> {
-    let mut dir = target.real.parent();
-    while let Some(current) = dir {
-        match std::fs::metadata(current) {
-            Ok(meta) if meta.is_dir() => return Ok(()),
-            Ok(_) => {
-                return Err(FsError::io(
-                    &target.display,
-                    std::io::Error::new(
-                        ErrorKind::NotADirectory,
-                        format!("{} is not a directory", current.display()),
-                    ),
-                ))
-            }
-            Err(e) if e.kind() == ErrorKind::NotFound => dir = current.parent(),
-            Err(e) => return Err(FsError::io(&target.display, e)),
-        }
+/// Stages and applies `ops` under `root`, all or nothing, journaled in `journal_dir`.
+pub(super) fn run(root: &Path, journal_dir: &Path, ops: Vec<Op>) -> Result<(), FsError> {
+    if ops.is_empty() {
+        return Ok(());
     }
-    Ok(())
-}
-
-/// An operation ready to apply: every `Put` holds its flushed temp file.
-enum Ready {
-    Put {
-        target: Target,
-        temp: NamedTempFile,
-        old: Option<Existing>,
-    },
-    InPlace {
-        target: Target,
-        bytes: Vec<u8>,
-        old: Existing,
-    },
-    Remove {
-        target: Target,
-        old: Existing,
-    },
-}
-
-impl Ready {
-    fn path(&self) -> &Path {
-        match self {
-            Ready::Put { target, .. }
-            | Ready::InPlace { target, .. }
-            | Ready::Remove { target, .. } => &target.real,
-        }
-    }
-}
-
-/// Stages and applies `ops`, all or nothing.
-pub(super) fn run(ops: Vec<Op>) -> Result<(), FsError> {
+    let journal = Journal::begin(journal_dir)?;
     let mut created_dirs = Vec::new();
-    let mut ready = Vec::with_capacity(ops.len());
-    for op in ops {
-        ready.push(match op {
-            Op::Put {
-                target,
-                bytes,
-                old,
-                attrs,
-            } => match stage(&target, &bytes, attrs.as_ref(), &mut created_dirs) {
-                Ok(temp) => Ready::Put { target, temp, old },
-                Err(e) => {
-                    drop(ready); // deletes the temps staged so far
-                    remove_dirs(&created_dirs);
-                    return Err(e);
-                }
-            },
-            Op::InPlace { target, bytes, old } => Ready::InPlace { target, bytes, old },
-            Op::Remove { target, old } => Ready::Remove { target, old },
-        });
+    let result = run_journaled(root, &journal, ops, &mut created_dirs);
+    match &result {
+        Err(FsError::RollbackFailed { .. }) => {} // kept for the next call's recovery
+        Err(_) => {
+            remove_dirs(&created_dirs);
+            journal.finish();
+        }
+        Ok(()) => journal.finish(),
     }
+    result
+}
 
-    let mut touched_dirs: Vec<PathBuf> = Vec::new();
-    for op in &ready {
-        if let Some(dir) = op.path().parent() {
-            if !touched_dirs.iter().any(|d| d == dir) {
-                touched_dirs.push(dir.to_path_buf());
-            }
+fn run_journaled(
+    root: &Path,
+    journal: &Journal,
+    ops: Vec<Op>,
+    created_dirs: &mut Vec<PathBuf>,
+) -> Result<(), FsError> {
+    use std::os::unix::ffi::OsStrExt;
+    let plan = Plan {
+        version: 1,
+        root: root.as_os_str().as_bytes().to_vec(),
+        pid: std::process::id(),
+        entries: ops
+            .iter()
+            .enumerate()
+            .map(|(n, op)| op.entry(n, &journal.id))
+            .collect(),
+    };
+    journal.write_plan(&plan)?;
+    let mut staged: Vec<Staged> = Vec::with_capacity(ops.len());
+    let staging = stage_all(root, journal, ops, created_dirs, &mut staged);
+    if let Err(e) = staging.and_then(|()| late_check(&staged)) {
+        remove_temps(&staged);
+        return Err(e);
+    }
+    if let Err(e) = journal.mark(journal::COMMITTED) {
+        remove_temps(&staged);
+        return Err(e);
+    }
+    let mut undo = Vec::with_capacity(staged.len());
+    for (n, s) in staged.iter().enumerate() {
+        if let Err(e) = apply(n, s, &mut undo) {
+            return Err(rollback(journal, &staged, undo, e));
         }
     }
-    let mut undo = Vec::with_capacity(ready.len());
-    let mut pending = ready.into_iter();
-    for op in pending.by_ref() {
-        if let Err(e) = apply(op, &mut undo) {
-            drop(pending); // deletes the temps not moved into place
-            return Err(rollback(undo, &created_dirs, e));
-        }
+    remove_temps(&staged);
+    for s in &staged {
+        let _ = rustix::fs::fsync(&s.parent.dir.fd);
     }
-    sync_dirs(&touched_dirs);
     Ok(())
+}
+
+/// Opens every target's directory, backs up old bytes, writes every temp file.
+fn stage_all(
+    root: &Path,
+    journal: &Journal,
+    ops: Vec<Op>,
+    created_dirs: &mut Vec<PathBuf>,
+    staged: &mut Vec<Staged>,
+) -> Result<(), FsError> {
+    for (n, op) in ops.into_iter().enumerate() {
+        let target = op.target();
+        let create = matches!(op, Op::Put { old: None, .. }).then_some(&mut *created_dirs);
+        let parent = beneath::open_parent(root, &target.real, &target.display, create)?
+            .ok_or_else(|| FsError::NotFound {
+                path: target.display.clone(),
+            })?;
+        if let Some(old) = op.old() {
+            journal.backup(n, &old.bytes)?;
+        }
+        let temp = match &op {
+            Op::Remove { .. } => None,
+            Op::Put { bytes, attrs, .. } => {
+                let name = temp_name(&journal.id, n);
+                write_temp(&parent, &name, bytes, attrs.as_ref())
+                    .map_err(|e| FsError::io(&target.display, e))?;
+                Some(name)
+            }
+            Op::InPlace { bytes, .. } => {
+                let name = temp_name(&journal.id, n);
+                write_temp(&parent, &name, bytes, None)
+                    .map_err(|e| FsError::io(&target.display, e))?;
+                Some(name)
+            }
+        };
+        staged.push(Staged { op, parent, temp });
+    }
+    for s in staged.iter() {
+        rustix::fs::fsync(&s.parent.dir.fd)
+            .map_err(|e| FsError::io(&s.op.target().display, e.into()))?;
+    }
+    Ok(())
+}
+
+/// Creates `name` in `parent` (exclusively, never through a symlink) holding `bytes`, with
+/// `attrs` (or 0o666 minus the umask), fsynced.
+pub(super) fn write_temp(
+    parent: &Parent,
+    name: &OsString,
+    bytes: &[u8],
+    attrs: Option<&Attrs>,
+) -> std::io::Result<()> {
+    let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let mode = if attrs.is_some() { 0o600 } else { 0o666 };
+    let fd = rustix::fs::openat(&parent.dir.fd, name.as_os_str(), flags, Mode::from(mode))?;
+    let mut file = File::from(fd);
+    file.write_all(bytes)?;
+    if let Some(attrs) = attrs {
+        attrs.apply(&file)?;
+    }
+    file.sync_all()
+}
+
+/// Refuses when the target is no longer exactly the version validation read (or, for a create,
+/// when something appeared at it).
+fn still_as_read(s: &Staged) -> Result<(), FsError> {
+    let target = s.op.target();
+    let now = match rustix::fs::statat(
+        &s.parent.dir.fd,
+        s.parent.name.as_os_str(),
+        AtFlags::SYMLINK_NOFOLLOW,
+    ) {
+        Ok(st) => Some(Stamp::of_stat(&st)),
+        Err(Errno::NOENT) => None,
+        Err(e) => return Err(FsError::io(&target.display, e.into())),
+    };
+    match (s.op.old(), now) {
+        (None, None) => Ok(()),
+        (None, Some(_)) => Err(FsError::Exists {
+            path: target.display.clone(),
+        }),
+        (Some(old), Some(now)) if now == old.stamp => Ok(()),
+        (Some(_), _) => Err(FsError::Changed {
+            path: target.display.clone(),
+        }),
+    }
+}
+
+/// Every target checked once more after staging, before anything visible changes.
+fn late_check(staged: &[Staged]) -> Result<(), FsError> {
+    staged.iter().try_for_each(still_as_read)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Test hook: fail the apply step with this index (after the COMMITTED mark).
+    static FAIL_AT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
 }
 
 /// Applies one operation, pushing its undo step once something on disk changed.
-fn apply(op: Ready, undo: &mut Vec<Undo>) -> Result<(), FsError> {
-    match op {
-        Ready::Put { target, temp, old } => {
-            let placed = if old.is_some() {
-                temp.persist(&target.real)
-            } else {
-                temp.persist_noclobber(&target.real)
-            };
-            if let Err(failed) = placed {
-                // Dropping `failed.file` deletes the temp.
-                let error = failed.error;
-                return Err(if error.kind() == ErrorKind::AlreadyExists {
-                    FsError::Exists {
-                        path: target.display,
-                    }
-                } else {
-                    FsError::io(&target.display, error)
-                });
+fn apply(n: usize, s: &Staged, undo: &mut Vec<Undo>) -> Result<(), FsError> {
+    let display = &s.op.target().display;
+    let io = |e: Errno| FsError::io(display, e.into());
+    #[cfg(test)]
+    if FAIL_AT.with(|f| f.get()) == Some(n) {
+        return Err(io(Errno::IO));
+    }
+    still_as_read(s)?;
+    let dir = &s.parent.dir.fd;
+    let name = s.parent.name.as_os_str();
+    match (&s.op, &s.temp) {
+        (Op::Put { old: Some(_), .. }, Some(temp)) => {
+            rustix::fs::renameat(dir, temp.as_os_str(), dir, name).map_err(io)?;
+            undo.push(Undo::Restore(n));
+        }
+        (Op::Put { old: None, .. }, Some(temp)) => {
+            match rustix::fs::renameat_with(
+                dir,
+                temp.as_os_str(),
+                dir,
+                name,
+                RenameFlags::NOREPLACE,
+            ) {
+                Ok(()) => {}
+                Err(Errno::EXIST) => {
+                    return Err(FsError::Exists {
+                        path: display.clone(),
+                    })
+                }
+                Err(Errno::INVAL | Errno::NOSYS) => {
+                    // No renameat2 here: a hard link never replaces an existing name either.
+                    rustix::fs::linkat(dir, temp.as_os_str(), dir, name, AtFlags::empty())
+                        .map_err(|e| match e {
+                            Errno::EXIST => FsError::Exists {
+                                path: display.clone(),
+                            },
+                            e => io(e),
+                        })?;
+                }
+                Err(e) => return Err(io(e)),
             }
-            undo.push(match old {
-                Some(old) => Undo::Restore {
-                    path: target.real,
-                    old,
-                },
-                None => Undo::Delete { path: target.real },
-            });
+            undo.push(Undo::Delete(n));
         }
-        Ready::InPlace { target, bytes, old } => {
+        (Op::InPlace { bytes, old, .. }, Some(temp)) => {
             // Recorded first: a failed write may have truncated the file already.
-            undo.push(Undo::Rewrite {
-                path: target.real.clone(),
-                old: old.bytes,
-            });
-            write_in_place(&target.real, &bytes).map_err(|e| FsError::io(&target.display, e))?;
+            undo.push(Undo::Rewrite(n));
+            write_in_place(&s.parent, bytes, Some(old.stamp)).map_err(|e| e.into_fs(display))?;
+            let _ = rustix::fs::unlinkat(dir, temp.as_os_str(), AtFlags::empty());
         }
-        Ready::Remove { target, old } => {
-            std::fs::remove_file(&target.real).map_err(|e| FsError::io(&target.display, e))?;
-            undo.push(Undo::Restore {
-                path: target.real,
-                old,
-            });
+        (Op::Remove { .. }, _) => {
+            rustix::fs::unlinkat(dir, name, AtFlags::empty()).map_err(io)?;
+            undo.push(Undo::Restore(n));
         }
+        (_, None) => return Err(io(Errno::INVAL)),
     }
     Ok(())
 }
 
-/// Undoes `undo` in reverse and removes the directories the commit created. Returns `cause`,
+/// Why an in-place write failed.
+pub(super) enum InPlaceError {
+    /// The file is no longer the version read.
+    Changed,
+    /// An I/O failure.
+    Io(std::io::Error),
+}
+
+impl InPlaceError {
+    fn into_fs(self, display: &str) -> FsError {
+        match self {
+            InPlaceError::Changed => FsError::Changed {
+                path: display.to_owned(),
+            },
+            InPlaceError::Io(e) => FsError::io(display, e),
+        }
+    }
+}
+
+/// Rewrites `parent/name` in place (same inode, so every hard link sees it), never through a
+/// symlink; with `expect`, only if it is still that version.
+pub(super) fn write_in_place(
+    parent: &Parent,
+    bytes: &[u8],
+    expect: Option<Stamp>,
+) -> Result<(), InPlaceError> {
+    let flags = OFlags::WRONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    let fd = rustix::fs::openat(
+        &parent.dir.fd,
+        parent.name.as_os_str(),
+        flags,
+        Mode::empty(),
+    )
+    .map_err(|e| InPlaceError::Io(e.into()))?;
+    let mut file = File::from(fd);
+    let meta = file.metadata().map_err(InPlaceError::Io)?;
+    if !meta.is_file() || expect.is_some_and(|stamp| Stamp::of(&meta) != stamp) {
+        return Err(InPlaceError::Changed);
+    }
+    file.set_len(0).map_err(InPlaceError::Io)?;
+    file.write_all(bytes).map_err(InPlaceError::Io)?;
+    file.sync_all().map_err(InPlaceError::Io)
+}
+
+/// Marks the journal ROLLBACK, undoes `undo` in reverse, removes every temp. Returns `cause`,
 /// or [`FsError::RollbackFailed`] naming the first file that could not be restored.
-fn rollback(undo: Vec<Undo>, created_dirs: &[PathBuf], cause: FsError) -> FsError {
+fn rollback(journal: &Journal, staged: &[Staged], undo: Vec<Undo>, cause: FsError) -> FsError {
+    let _ = journal.mark(journal::ROLLBACK);
     let mut failure: Option<(PathBuf, std::io::Error)> = None;
     for step in undo.into_iter().rev() {
-        let (path, result) = match step {
-            Undo::Restore { path, old } => {
-                let result = put(&path, &old.bytes, Some(&old.attrs));
-                (path, result)
+        let (n, result) = match step {
+            Undo::Restore(n) => (n, restore(journal, n, &staged[n])),
+            Undo::Delete(n) => {
+                let p = &staged[n].parent;
+                let result = rustix::fs::unlinkat(&p.dir.fd, p.name.as_os_str(), AtFlags::empty())
+                    .map_err(std::io::Error::from);
+                (n, result)
             }
-            Undo::Delete { path } => {
-                let result = std::fs::remove_file(&path);
-                (path, result)
-            }
-            Undo::Rewrite { path, old } => {
-                let result = write_in_place(&path, &old);
-                (path, result)
+            Undo::Rewrite(n) => {
+                let s = &staged[n];
+                let old = s.op.old().map_or(&[][..], |o| &o.bytes);
+                let result = write_in_place(&s.parent, old, None).map_err(|e| match e {
+                    InPlaceError::Io(e) => e,
+                    InPlaceError::Changed => std::io::Error::other("not a regular file"),
+                });
+                (n, result)
             }
         };
         if let Err(e) = result {
-            failure.get_or_insert((path, e));
+            failure.get_or_insert((staged[n].op.target().real.clone(), e));
         }
     }
-    remove_dirs(created_dirs);
+    remove_temps(staged);
     match failure {
         None => cause,
         Some((path, source)) => FsError::RollbackFailed {
@@ -305,81 +531,25 @@ fn rollback(undo: Vec<Undo>, created_dirs: &[PathBuf], cause: FsError) -> FsErro
     }
 }
 
-/// Creates the missing parents of `target`, then a flushed temp file beside it holding
-/// `bytes` with `attrs` (or the process default for new files).
-fn stage(
-    target: &Target,
-    bytes: &[u8],
-    attrs: Option<&Attrs>,
-    created_dirs: &mut Vec<PathBuf>,
-) -> Result<NamedTempFile, FsError> {
-    let dir = target.real.parent().ok_or_else(|| FsError::IsDirectory {
-        path: target.display.clone(),
-    })?;
-    create_parents(dir, created_dirs).map_err(|e| FsError::io(&target.display, e))?;
-    temp_with(dir, bytes, attrs).map_err(|e| FsError::io(&target.display, e))
+/// Puts op `n`'s old bytes (and attributes) back at its target through a journal-named temp.
+fn restore(journal: &Journal, n: usize, s: &Staged) -> std::io::Result<()> {
+    let Some(old) = s.op.old() else {
+        return Ok(());
+    };
+    let temp = OsString::from(format!("{}r{n}.tmp", journal::temp_prefix(&journal.id)));
+    write_temp(&s.parent, &temp, &old.bytes, Some(&old.attrs))?;
+    let dir = &s.parent.dir.fd;
+    rustix::fs::renameat(dir, temp.as_os_str(), dir, s.parent.name.as_os_str())
+        .map_err(std::io::Error::from)
 }
 
-/// A flushed `.hashline-*.tmp` in `dir` holding `bytes`.
-fn temp_with(dir: &Path, bytes: &[u8], attrs: Option<&Attrs>) -> std::io::Result<NamedTempFile> {
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".hashline-").suffix(".tmp");
-    #[cfg(unix)]
-    if attrs.is_none() {
-        // What `File::create` would give: 0o666 minus the umask (tempfile's default is 0o600).
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
-    }
-    let mut temp = builder.tempfile_in(dir)?;
-    temp.write_all(bytes)?;
-    if let Some(attrs) = attrs {
-        attrs.apply(temp.as_file())?;
-    }
-    temp.as_file().sync_all()?;
-    Ok(temp)
-}
-
-/// Atomically puts `bytes` at `path` (temp file + rename).
-fn put(path: &Path, bytes: &[u8], attrs: Option<&Attrs>) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .ok_or_else(|| std::io::Error::new(ErrorKind::InvalidInput, "path has no parent"))?;
-    temp_with(dir, bytes, attrs)?
-        .persist(path)
-        .map(drop)
-        .map_err(|failed| failed.error)
-}
-
-/// Rewrites the file at `path` in place (same inode, so every hard link sees it).
-fn write_in_place(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut file = OpenOptions::new().write(true).truncate(true).open(path)?;
-    file.write_all(bytes)?;
-    file.sync_all()
-}
-
-/// Creates `dir` and its missing ancestors, recording (outermost first) each one created.
-fn create_parents(dir: &Path, created: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    let mut missing = Vec::new();
-    let mut current = Some(dir);
-    while let Some(path) = current {
-        match std::fs::symlink_metadata(path) {
-            Ok(_) => break,
-            Err(e) if e.kind() == ErrorKind::NotFound => {
-                missing.push(path.to_path_buf());
-                current = path.parent();
-            }
-            Err(e) => return Err(e),
+/// Removes every staged temp still there.
+fn remove_temps(staged: &[Staged]) {
+    for s in staged {
+        if let Some(temp) = &s.temp {
+            let _ = rustix::fs::unlinkat(&s.parent.dir.fd, temp.as_os_str(), AtFlags::empty());
         }
     }
-    for path in missing.into_iter().rev() {
-        match std::fs::create_dir(&path) {
-            Ok(()) => created.push(path),
-            // Another process made it meanwhile: fine, but not ours to remove.
-            Err(e) if e.kind() == ErrorKind::AlreadyExists && path.is_dir() => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(())
 }
 
 /// Removes the directories a failed commit created, innermost first. A directory that is no
@@ -391,14 +561,27 @@ fn remove_dirs(created: &[PathBuf]) {
     }
 }
 
-/// Flushes the directory entries of the renamed files (Unix). The commit is already visible
-/// when this runs, so a failure only weakens crash durability and is not reported.
-fn sync_dirs(dirs: &[PathBuf]) {
-    if cfg!(unix) {
-        for dir in dirs {
-            let _ = File::open(dir).and_then(|d| d.sync_all());
+/// Refuses early when `target` could not be created: its nearest existing ancestor must be a
+/// directory (missing ones are created at commit, through directory handles).
+pub(super) fn check_parent(target: &Target) -> Result<(), FsError> {
+    let mut dir = target.real.parent();
+    while let Some(current) = dir {
+        match std::fs::symlink_metadata(current) {
+            Ok(meta) if meta.is_dir() => return Ok(()),
+            Ok(_) => {
+                return Err(FsError::io(
+                    &target.display,
+                    std::io::Error::new(
+                        std::io::ErrorKind::NotADirectory,
+                        format!("{} is not a directory", current.display()),
+                    ),
+                ))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => dir = current.parent(),
+            Err(e) => return Err(FsError::io(&target.display, e)),
         }
     }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! [`Transaction`]: the changes of one request, validated together and landed all or nothing.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use super::stage::{self, Existing, Op};
@@ -101,7 +101,7 @@ impl Transaction {
     /// The caller should hold [`Workspace::lock`] on every target from its read to here.
     pub fn commit(self, ws: &Workspace) -> Result<(), FsError> {
         let ops = self.validate(ws)?;
-        stage::run(ops)
+        stage::run(ws.root(), &ws.journal_dir(), ops)
     }
 
     /// Checks every change against the disk and turns it into low-level operations.
@@ -136,7 +136,7 @@ impl Transaction {
                     expected,
                     bytes,
                 } => {
-                    let current = Existing::inspect(&target)?;
+                    let current = Existing::inspect(ws.root(), &target)?;
                     match (expected, current) {
                         (None, None) => {
                             stage::check_parent(&target)?;
@@ -164,7 +164,7 @@ impl Transaction {
                     }
                 }
                 Change::Delete { target, expected } => {
-                    let current = expect_bytes(&target, &expected)?;
+                    let current = expect_bytes(ws.root(), &target, &expected)?;
                     ops.push(Op::remove(target, current));
                 }
                 Change::Rename {
@@ -174,14 +174,14 @@ impl Transaction {
                     bytes,
                     overwrite,
                 } => {
-                    let source = expect_bytes(&from, &expected)?;
+                    let source = expect_bytes(ws.root(), &from, &expected)?;
                     if from.real == to.real {
                         // A rename onto itself is a rewrite.
                         ops.push(Op::replace(from, bytes, source));
                         continue;
                     }
                     let attrs = Some(source.attrs.clone());
-                    match Existing::inspect(&to)? {
+                    match Existing::inspect(ws.root(), &to)? {
                         Some(_) if !overwrite => return Err(FsError::Exists { path: to.display }),
                         Some(old) => {
                             writable(&to, &old)?;
@@ -196,13 +196,14 @@ impl Transaction {
                 }
             }
         }
+        same_file_check(&ops)?;
         Ok(ops)
     }
 }
 
 /// The current state of `target`, which must exist and hold exactly `expected`.
-fn expect_bytes(target: &Target, expected: &[u8]) -> Result<Existing, FsError> {
-    match Existing::inspect(target)? {
+fn expect_bytes(root: &Path, target: &Target, expected: &[u8]) -> Result<Existing, FsError> {
+    match Existing::inspect(root, target)? {
         None => Err(FsError::NotFound {
             path: target.display.clone(),
         }),
@@ -222,4 +223,21 @@ fn writable(target: &Target, current: &Existing) -> Result<(), FsError> {
     } else {
         Ok(())
     }
+}
+
+/// Refuses two operations on one file (device and inode) under different names: hard links of
+/// one file, or names that resolved apart but reach one inode.
+fn same_file_check(ops: &[Op]) -> Result<(), FsError> {
+    let mut seen: HashMap<(u64, u64), &Target> = HashMap::new();
+    for op in ops {
+        let (target, old) = op.parts();
+        let Some(old) = old else { continue };
+        if let Some(first) = seen.insert(old.identity(), target) {
+            return Err(FsError::SameFile {
+                path: target.display.clone(),
+                other: first.display.clone(),
+            });
+        }
+    }
+    Ok(())
 }

@@ -1,9 +1,11 @@
 //! [`Workspace`] and [`Target`]: the root, path resolution, reads and locks.
 
-use std::io::{ErrorKind, Read};
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
+use super::beneath;
 use super::lock::{self, LockGuard};
+use super::recover::{self, Recovery};
 use super::resolve::Confinement;
 use super::FsError;
 
@@ -14,6 +16,7 @@ pub struct Workspace {
     /// The root as given (made absolute), when it differs from the canonical one.
     alias: Option<PathBuf>,
     lock_dir: Option<PathBuf>,
+    journal_dir: Option<PathBuf>,
 }
 
 /// A resolved path: where a request's path lands on disk.
@@ -52,6 +55,7 @@ impl Workspace {
             root: canonical,
             alias,
             lock_dir: None,
+            journal_dir: None,
         })
     }
 
@@ -62,6 +66,29 @@ impl Workspace {
             lock_dir: Some(dir),
             ..self
         }
+    }
+
+    /// Directory of the transactions' intent journals (default: none → `hashline-journal` in
+    /// the system temp dir). The CLI uses `<state>/journal`. Created on first commit.
+    pub fn with_journal_dir(self, dir: PathBuf) -> Workspace {
+        Workspace {
+            journal_dir: Some(dir),
+            ..self
+        }
+    }
+
+    /// Where this workspace's transactions keep their journals.
+    pub fn journal_dir(&self) -> PathBuf {
+        self.journal_dir
+            .clone()
+            .unwrap_or_else(|| std::env::temp_dir().join("hashline-journal"))
+    }
+
+    /// Finishes or undoes every transaction of this root that a killed process left in the
+    /// journal directory, and removes the temp files they name (see `fs::recover`). Cheap
+    /// when there is nothing to do (one directory listing); every call of the CLI runs it.
+    pub fn recover(&self) -> Result<Recovery, FsError> {
+        recover::recover(self)
     }
 
     /// The canonical root.
@@ -86,9 +113,11 @@ impl Workspace {
         })
     }
 
-    /// Read the target's bytes; Ok(None) when it does not exist; Err(IsDirectory) for a dir.
+    /// Read the target's bytes through directory handles opened without following symlinks;
+    /// Ok(None) when it does not exist; Err(IsDirectory) for a dir, Err(NotRegular) for a FIFO,
+    /// socket or device (never opened), Err(TooLarge) over the read cap.
     pub fn read(&self, target: &Target) -> Result<Option<Vec<u8>>, FsError> {
-        read_file(&target.real, &target.display)
+        Ok(beneath::read(&self.root, &target.real, &target.display)?.map(|(bytes, _)| bytes))
     }
 
     /// Take exclusive inter-process locks on every target (sorted, deduplicated, so no
@@ -107,37 +136,4 @@ impl Workspace {
             Ok(None)
         }
     }
-}
-
-/// Reads `path` whole: `None` if it does not exist, [`FsError::IsDirectory`] for a directory.
-/// One open, one fstat, the reads.
-pub(crate) fn read_file(path: &Path, display: &str) -> Result<Option<Vec<u8>>, FsError> {
-    Ok(read_with_meta(path, display)?.map(|(bytes, _)| bytes))
-}
-
-/// [`read_file`] plus the file's metadata (from the same open handle).
-pub(crate) fn read_with_meta(
-    path: &Path,
-    display: &str,
-) -> Result<Option<(Vec<u8>, std::fs::Metadata)>, FsError> {
-    let mut file = match std::fs::File::open(path) {
-        Ok(file) => file,
-        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
-        Err(e) if e.kind() == ErrorKind::IsADirectory => {
-            return Err(FsError::IsDirectory {
-                path: display.to_owned(),
-            })
-        }
-        Err(e) => return Err(FsError::io(display, e)),
-    };
-    let meta = file.metadata().map_err(|e| FsError::io(display, e))?;
-    if meta.is_dir() {
-        return Err(FsError::IsDirectory {
-            path: display.to_owned(),
-        });
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.read_to_end(&mut bytes)
-        .map_err(|e| FsError::io(display, e))?;
-    Ok(Some((bytes, meta)))
 }

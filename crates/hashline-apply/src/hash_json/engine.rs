@@ -267,10 +267,8 @@ impl FrontEnd for HashJson {
     }
 
     fn commit_error(&self, e: CommitError) -> Refusal {
-        match e {
-            CommitError::Fs(e) => fs_refusal(&e, &self.env.path),
-            other => Refusal::new(other.code(), other.to_string()),
-        }
+        let CommitError::Fs(e) = e;
+        fs_refusal(&e, &self.env.path)
     }
 }
 

@@ -1,8 +1,6 @@
 //! The write: every staged file of a call in one [`Transaction`], all or nothing, then the
 //! session store.
 
-use std::path::{Path, PathBuf};
-
 use hashline_core::ErrorCode;
 use hashline_state::{SnapshotStore, StoreError};
 
@@ -98,14 +96,6 @@ impl Staged<'_> {
 /// Why a commit failed; nothing was written.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum CommitError {
-    /// A parent directory of a created or moved-to file could not be created.
-    #[error("{}: {source}", path.display())]
-    Dir {
-        /// The directory.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
     /// The transaction refused or rolled back.
     #[error(transparent)]
     Fs(#[from] FsError),
@@ -115,7 +105,6 @@ impl CommitError {
     /// The stable code of the failure.
     pub fn code(&self) -> ErrorCode {
         match self {
-            CommitError::Dir { .. } => ErrorCode::Io,
             CommitError::Fs(e) => e.code(),
         }
     }
@@ -123,7 +112,8 @@ impl CommitError {
 
 /// Write every file of `staged` through one [`Transaction`] (the caller holds the files'
 /// locks), then record each in the session store. Missing parent directories of created or
-/// moved-to files are created first (and removed again when the commit fails). `Ok` holds the
+/// moved-to files are created by the transaction, through directory handles (and removed
+/// again when the commit fails). `Ok` holds the
 /// store's worded failures, one list per staged file.
 pub(crate) fn commit(
     ws: &Workspace,
@@ -131,7 +121,6 @@ pub(crate) fn commit(
     recorder: &Recorder<'_>,
 ) -> Result<Vec<Vec<String>>, CommitError> {
     let mut tx = Transaction::new();
-    let mut dirs: Vec<PathBuf> = Vec::new();
     let mut records: Vec<Staged<'_>> = Vec::with_capacity(staged.len());
     for mut s in staged {
         let bytes = std::mem::take(&mut s.bytes);
@@ -140,7 +129,6 @@ pub(crate) fn commit(
                 tx.write(s.target, Some(std::mem::take(expected)), bytes);
             }
             Landing::Create => {
-                dirs.push(s.target.real.clone());
                 tx.write(s.target, None, bytes);
             }
             Landing::Delete { expected } => tx.delete(s.target, std::mem::take(expected)),
@@ -149,62 +137,13 @@ pub(crate) fn commit(
                 dest,
                 overwrite,
             } => {
-                dirs.push(dest.real.clone());
                 tx.rename(s.target, std::mem::take(expected), dest, bytes, *overwrite);
             }
         }
         records.push(s);
     }
-    let mut created: Vec<PathBuf> = Vec::new();
-    for file in &dirs {
-        if let Err(e) = create_parents(ws, file, &mut created) {
-            remove_dirs(&created);
-            return Err(e);
-        }
-    }
-    tx.commit(ws).map_err(|e| {
-        remove_dirs(&created);
-        CommitError::Fs(e)
-    })?;
+    tx.commit(ws)?;
     Ok(records.iter().map(|s| recorder.landed(s)).collect())
-}
-
-/// Create the missing parent directories of `file` inside the root, outermost first, adding
-/// each one created to `created`.
-fn create_parents(
-    ws: &Workspace,
-    file: &Path,
-    created: &mut Vec<PathBuf>,
-) -> Result<(), CommitError> {
-    let mut missing: Vec<&Path> = Vec::new();
-    let mut dir = file.parent();
-    while let Some(d) = dir {
-        if d.exists() || !d.starts_with(ws.root()) {
-            break;
-        }
-        missing.push(d);
-        dir = d.parent();
-    }
-    for d in missing.into_iter().rev() {
-        match std::fs::create_dir(d) {
-            Ok(()) => created.push(d.to_path_buf()),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(source) => {
-                return Err(CommitError::Dir {
-                    path: d.to_path_buf(),
-                    source,
-                })
-            }
-        }
-    }
-    Ok(())
-}
-
-fn remove_dirs(created: &[PathBuf]) {
-    for d in created.iter().rev() {
-        // Only empty directories this call created; a failure leaves an empty directory behind.
-        let _ = std::fs::remove_dir(d);
-    }
 }
 
 #[cfg(test)]

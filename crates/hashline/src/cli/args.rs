@@ -108,6 +108,9 @@ pub enum Command {
         #[command(subcommand)]
         action: Option<ResolveCommand>,
     },
+    /// Finish or undo edits a killed process left half done (every call also does this first)
+    /// and remove their temp files; prints what was done.
+    Recover,
     /// Print a grammar for constrained decoding.
     Grammar {
         /// lark, gbnf or json-schema.

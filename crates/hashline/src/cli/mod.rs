@@ -38,6 +38,11 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(report) = engine.recovered() {
+        if !matches!(cli.command, Command::Recover) {
+            eprintln!("hashline: {report}");
+        }
+    }
     let outcome = match &cli.command {
         Command::Read {
             path,
@@ -129,6 +134,7 @@ pub fn main() -> ExitCode {
             let result = engine.resolve(action);
             return output::print_as(&result.outcome, &result, cli.json);
         }
+        Command::Recover => engine.recover(),
         Command::Grammar { .. } => return ExitCode::SUCCESS,
     };
     output::print(&outcome, cli.json)

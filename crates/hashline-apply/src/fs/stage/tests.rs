@@ -13,19 +13,28 @@ fn target(root: &Path, rel: &str) -> Target {
 }
 
 fn existing(root: &Path, rel: &str) -> Existing {
-    Existing::inspect(&target(root, rel))
+    Existing::inspect(root, &target(root, rel))
         .expect("inspect")
         .expect("file exists")
 }
 
-/// An `Existing` for a file that is not there: removing it fails at apply time.
-fn phantom() -> Existing {
-    Existing {
-        bytes: Vec::new(),
-        attrs: Attrs::of(&std::fs::metadata(".").expect("cwd")),
-        links: 1,
-        read_only: false,
-    }
+/// Runs `ops` with the journal in `root/.journal`; the journal must be gone afterwards.
+fn run_in(root: &Path, ops: Vec<Op>) -> Result<(), FsError> {
+    let journal = root.join(".journal");
+    let result = run(root, &journal, ops);
+    let left: Vec<_> = std::fs::read_dir(&journal)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    assert!(left.is_empty(), "journal left: {left:?}");
+    result
+}
+
+/// [`run_in`] with apply step `n` failing.
+fn run_failing_at(root: &Path, ops: Vec<Op>, n: usize) -> Result<(), FsError> {
+    FAIL_AT.with(|f| f.set(Some(n)));
+    let result = run_in(root, ops);
+    FAIL_AT.with(|f| f.set(None));
+    result
 }
 
 fn leftovers(dir: &Path) -> Vec<PathBuf> {
@@ -47,6 +56,7 @@ fn late_failure_restores_replaced_created_and_removed_files() {
     let root = dir.path();
     std::fs::write(root.join("a.txt"), "a1\n").expect("write");
     std::fs::write(root.join("del.txt"), "keep me\n").expect("write");
+    std::fs::write(root.join("last.txt"), "l1\n").expect("write");
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -61,13 +71,19 @@ fn late_failure_restores_replaced_created_and_removed_files() {
         ),
         Op::create(target(root, "new/sub/n.txt"), b"n\n".to_vec(), None),
         Op::remove(target(root, "del.txt"), existing(root, "del.txt")),
-        Op::remove(target(root, "missing.txt"), phantom()),
+        Op::replace(
+            target(root, "last.txt"),
+            b"l2\n".to_vec(),
+            existing(root, "last.txt"),
+        ),
     ];
-    let err = run(ops).expect_err("removing a missing file fails");
+    // The last step fails after the commit point: everything before it is undone.
+    let err = run_failing_at(root, ops, 3).expect_err("injected failure");
     assert!(
-        matches!(&err, FsError::Io { path, .. } if path == "missing.txt"),
+        matches!(&err, FsError::Io { path, .. } if path == "last.txt"),
         "{err:?}"
     );
+    assert_eq!(std::fs::read(root.join("last.txt")).expect("l"), b"l1\n");
     assert_eq!(std::fs::read(root.join("a.txt")).expect("a"), b"a1\n");
     assert_eq!(
         std::fs::read(root.join("del.txt")).expect("del"),
@@ -102,13 +118,16 @@ fn late_failure_rewrites_hard_linked_file_back_in_place() {
             b"changed\n".to_vec(),
             existing(root, "one.txt"),
         ),
-        // A create whose destination appeared after validation: the no-clobber rename fails.
-        Op::create(target(root, "taken.txt"), b"mine\n".to_vec(), None),
+        Op::replace(
+            target(root, "taken.txt"),
+            b"mine\n".to_vec(),
+            existing(root, "taken.txt"),
+        ),
     ];
     assert!(matches!(ops[0], Op::InPlace { .. }));
-    let err = run(ops).expect_err("destination exists");
+    let err = run_failing_at(root, ops, 1).expect_err("injected failure");
     assert!(
-        matches!(&err, FsError::Exists { path } if path == "taken.txt"),
+        matches!(&err, FsError::Io { path, .. } if path == "taken.txt"),
         "{err:?}"
     );
     assert_eq!(
@@ -140,7 +159,7 @@ fn staging_failure_changes_nothing() {
         Op::create(target(root, "file/inner.txt"), b"x\n".to_vec(), None),
     ];
     assert_eq!(
-        run(ops)
+        run_in(root, ops)
             .expect_err("cannot stage under a file")
             .code()
             .as_str(),
@@ -148,5 +167,39 @@ fn staging_failure_changes_nothing() {
     );
     assert_eq!(std::fs::read(root.join("a.txt")).expect("a"), b"a1\n");
     assert!(!root.join("made").exists());
+    assert!(leftovers(root).is_empty(), "{:?}", leftovers(root));
+}
+
+#[test]
+fn a_file_changed_after_validation_is_refused_as_stale() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::write(root.join("a.txt"), "a1\n").expect("write");
+    std::fs::write(root.join("b.txt"), "b1\n").expect("write");
+    let ops = vec![
+        Op::replace(
+            target(root, "a.txt"),
+            b"a2\n".to_vec(),
+            existing(root, "a.txt"),
+        ),
+        Op::replace(
+            target(root, "b.txt"),
+            b"b2\n".to_vec(),
+            existing(root, "b.txt"),
+        ),
+    ];
+    // Another writer appends after the edit read the file (not using the lock).
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(root.join("b.txt"))
+        .and_then(|mut f| f.write_all(b"appended\n"))
+        .expect("append");
+    let err = run_in(root, ops).expect_err("stale");
+    assert_eq!(err.code().as_str(), "E_STALE_ANCHOR");
+    assert_eq!(std::fs::read(root.join("a.txt")).expect("a"), b"a1\n");
+    assert_eq!(
+        std::fs::read(root.join("b.txt")).expect("b"),
+        b"b1\nappended\n"
+    );
     assert!(leftovers(root).is_empty(), "{:?}", leftovers(root));
 }

@@ -1,0 +1,228 @@
+//! The intent journal of a [`super::Transaction`]: what a crash leaves behind and how to finish
+//! or undo it.
+//!
+//! Layout, in the workspace's journal directory (`<state>/journal` for the CLI):
+//!
+//! * `<id>.lock` — created and `flock`ed by the committing process first, held until the
+//!   journal is gone: a journal whose lock can be taken belongs to a dead process.
+//! * `<id>/plan.json` — every change: target path, temp file name (`.hashline-<id>-<n>.tmp`
+//!   beside the target), fingerprints (XXH3-128 + length) of the old and new bytes, and the
+//!   backup file of the old bytes. Written and fsynced before any temp file is created.
+//! * `<id>/old-<n>` — the old bytes of every replaced or removed file (fsynced), so a hard-linked
+//!   file rewritten in place, or any file, can be restored after a kill.
+//! * `<id>/COMMITTED` — created (and the directory fsynced) once every temp and backup is on
+//!   disk, right before the first rename: from here the recovery rolls forward.
+//! * `<id>/ROLLBACK` — created before an in-process rollback: the recovery restores the old
+//!   bytes instead.
+//!
+//! The journal is removed after the last rename (or after a rollback).
+
+use std::fs::{File, OpenOptions};
+use std::io::{ErrorKind, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::FsError;
+
+/// XXH3-128 and length of a file's bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct Print {
+    /// Byte length.
+    pub(super) len: u64,
+    /// XXH3-128 of the bytes.
+    pub(super) hash: u128,
+}
+
+impl Print {
+    /// The fingerprint of `bytes`.
+    pub(super) fn of(bytes: &[u8]) -> Print {
+        Print {
+            len: bytes.len() as u64,
+            hash: xxhash_rust::xxh3::xxh3_128(bytes),
+        }
+    }
+}
+
+/// What one entry does to its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) enum Kind {
+    /// The temp file is renamed over (or onto) the target.
+    Put,
+    /// The target (hard-linked) is rewritten in place with the temp file's bytes.
+    InPlace,
+    /// The target is removed.
+    Remove,
+}
+
+/// One change of the plan.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct Entry {
+    /// What happens.
+    pub(super) kind: Kind,
+    /// The target's absolute path (bytes of the OS string).
+    pub(super) target: Vec<u8>,
+    /// The temp file's name in the target's directory (not for a removal).
+    pub(super) temp: Option<Vec<u8>>,
+    /// The old bytes' fingerprint (`None`: the target did not exist).
+    pub(super) old: Option<Print>,
+    /// The new bytes' fingerprint (`None` for a removal).
+    pub(super) new: Option<Print>,
+    /// The backup of the old bytes in the journal (`old-<n>`), when there were old bytes.
+    pub(super) backup: Option<String>,
+    /// The old file's permission bits, restored with its bytes.
+    pub(super) mode: Option<u32>,
+}
+
+impl Entry {
+    /// The target as a path.
+    pub(super) fn target_path(&self) -> PathBuf {
+        PathBuf::from(std::ffi::OsStr::from_bytes(&self.target))
+    }
+}
+
+/// The whole plan of one transaction.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct Plan {
+    /// Format version.
+    pub(super) version: u32,
+    /// The canonical workspace root (bytes): only a workspace with this root recovers it.
+    pub(super) root: Vec<u8>,
+    /// The committing process.
+    pub(super) pid: u32,
+    /// The changes, in the order they are applied.
+    pub(super) entries: Vec<Entry>,
+}
+
+/// The plan file's name inside a journal directory.
+pub(super) const PLAN: &str = "plan.json";
+/// The commit marker.
+pub(super) const COMMITTED: &str = "COMMITTED";
+/// The rollback marker.
+pub(super) const ROLLBACK: &str = "ROLLBACK";
+
+/// A live journal, owned by this process (its lock held).
+#[derive(Debug)]
+pub(super) struct Journal {
+    /// `<journal dir>/<id>`.
+    pub(super) dir: PathBuf,
+    /// The id (also in every temp name).
+    pub(super) id: String,
+    /// `<journal dir>/<id>.lock`, locked while `_lock` lives.
+    lock_path: PathBuf,
+    _lock: File,
+}
+
+/// A fresh journal id: pid, time and a process-wide counter.
+fn fresh_id() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    format!("{}-{:x}-{n}", std::process::id(), nanos)
+}
+
+/// The temp-file prefix of journal `id`.
+pub(super) fn temp_prefix(id: &str) -> String {
+    format!(".hashline-{id}-")
+}
+
+/// Writes `bytes` to a new file at `path` and fsyncs it.
+pub(super) fn write_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut file = OpenOptions::new().write(true).create_new(true).open(path)?;
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
+/// Fsyncs a directory (its entries).
+pub(super) fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+impl Journal {
+    /// Takes a fresh id's lock in `root_dir` and creates its (empty) journal directory.
+    pub(super) fn begin(root_dir: &Path) -> Result<Journal, FsError> {
+        let io = |e| FsError::io(root_dir.display(), e);
+        std::fs::create_dir_all(root_dir).map_err(io)?;
+        let id = fresh_id();
+        let lock_path = root_dir.join(format!("{id}.lock"));
+        // Locked under a provisional name, then renamed (the lock follows the inode): a
+        // `<id>.lock` that can be locked is never one whose owner is about to lock it.
+        let fresh = root_dir.join(format!("{id}.lock.new"));
+        let lock = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&fresh)
+            .map_err(io)?;
+        fs4::FileExt::lock(&lock).map_err(io)?;
+        std::fs::rename(&fresh, &lock_path).map_err(io)?;
+        let dir = root_dir.join(&id);
+        std::fs::create_dir(&dir).map_err(io)?;
+        Ok(Journal {
+            dir,
+            id,
+            lock_path,
+            _lock: lock,
+        })
+    }
+
+    /// Saves `bytes` as backup `n` (fsynced); returns its file name.
+    pub(super) fn backup(&self, n: usize, bytes: &[u8]) -> Result<String, FsError> {
+        let name = format!("old-{n}");
+        write_synced(&self.dir.join(&name), bytes)
+            .map_err(|e| FsError::io(self.dir.display(), e))?;
+        Ok(name)
+    }
+
+    /// Writes the plan (fsynced, and the directory entries too).
+    pub(super) fn write_plan(&self, plan: &Plan) -> Result<(), FsError> {
+        let io = |e| FsError::io(self.dir.display(), e);
+        let json = serde_json::to_vec(plan).map_err(|e| io(std::io::Error::other(e)))?;
+        write_synced(&self.dir.join(PLAN), &json).map_err(io)?;
+        sync_dir(&self.dir).map_err(io)
+    }
+
+    /// Creates `marker` (COMMITTED or ROLLBACK) durably.
+    pub(super) fn mark(&self, marker: &str) -> Result<(), FsError> {
+        let io = |e| FsError::io(self.dir.display(), e);
+        write_synced(&self.dir.join(marker), b"").map_err(io)?;
+        sync_dir(&self.dir).map_err(io)
+    }
+
+    /// Removes the journal (the transaction is finished or undone), then its lock file.
+    pub(super) fn finish(self) {
+        remove_journal(&self.dir, &self.lock_path);
+    }
+}
+
+/// Removes a journal directory and then its lock file. A failure leaves a journal the next
+/// recovery handles again (every step of it is idempotent).
+pub(super) fn remove_journal(dir: &Path, lock_path: &Path) {
+    // The markers go first (COMMITTED, then ROLLBACK: a journal left with neither only has its
+    // temps removed), the plan last (a journal without one is just removed).
+    for marker in [COMMITTED, ROLLBACK] {
+        let _ = std::fs::remove_file(dir.join(marker));
+    }
+    let _ = sync_dir(dir);
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            if entry.file_name() != PLAN {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+    let _ = std::fs::remove_file(dir.join(PLAN));
+    match std::fs::remove_dir(dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == ErrorKind::NotFound => {}
+        Err(_) => return,
+    }
+    if let Some(parent) = dir.parent() {
+        let _ = sync_dir(parent);
+    }
+    let _ = std::fs::remove_file(lock_path);
+}

@@ -1,0 +1,357 @@
+//! Recovery: finishing or undoing the transactions a killed process left in the journal.
+//!
+//! A journal whose `<id>.lock` can be taken belongs to a process that is gone. Its plan says
+//! what was meant; its markers say how far it got:
+//!
+//! * no marker — killed while staging: nothing visible changed; only its temp files are
+//!   removed (*discarded*);
+//! * `COMMITTED` — killed during the renames: every change not yet made is made (*rolled
+//!   forward*): a temp still present is renamed into place (a hard-linked file is rewritten in
+//!   place from it), a file to remove still holding its old bytes is removed;
+//! * `ROLLBACK` — killed while undoing a failed commit: every target not holding its old bytes
+//!   gets them back from the journal's backup, created files are removed (*rolled back*).
+//!
+//! Every step compares fingerprints first, so running a recovery twice is harmless. A target
+//! that holds neither the old nor the new bytes (another writer since the crash) is left alone
+//! and reported as a conflict. The temps named by the journal (`.hashline-<id>-*`) are removed
+//! from every directory it touches, then the journal itself.
+
+use std::collections::BTreeSet;
+use std::ffi::OsString;
+use std::fs::OpenOptions;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+use rustix::fs::{AtFlags, Mode};
+use rustix::io::Errno;
+
+use super::beneath::{self, Parent};
+use super::journal::{self, Entry, Kind, Plan, Print};
+use super::stage::{write_in_place, write_temp};
+use super::{FsError, Target, Workspace};
+
+/// What one recovery pass did.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Recovery {
+    /// Transactions finished (killed after their commit point).
+    pub rolled_forward: usize,
+    /// Transactions undone (killed while rolling back).
+    pub rolled_back: usize,
+    /// Transactions dropped (killed before their commit point: nothing had changed).
+    pub discarded: usize,
+    /// Temp files removed.
+    pub temps_removed: usize,
+    /// Journals of processes still running, left alone.
+    pub live: usize,
+    /// Files left alone because they hold neither the old nor the new bytes (another writer).
+    pub conflicts: Vec<String>,
+}
+
+impl Recovery {
+    /// True when nothing was found to recover.
+    pub fn is_empty(&self) -> bool {
+        self.rolled_forward + self.rolled_back + self.discarded + self.temps_removed == 0
+            && self.conflicts.is_empty()
+    }
+}
+
+impl std::fmt::Display for Recovery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "recovered {} interrupted transaction(s): {} rolled forward, {} rolled back, {} \
+             discarded; {} temp file(s) removed",
+            self.rolled_forward + self.rolled_back + self.discarded,
+            self.rolled_forward,
+            self.rolled_back,
+            self.discarded,
+            self.temps_removed
+        )?;
+        if self.live > 0 {
+            write!(f, "; {} in progress in other processes", self.live)?;
+        }
+        for path in &self.conflicts {
+            write!(
+                f,
+                "\n[W_RECOVERY_CONFLICT] {path} changed since the interrupted edit; left as it is"
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Recovers every dead transaction of `ws`'s root found in `ws`'s journal directory.
+pub(super) fn recover(ws: &Workspace) -> Result<Recovery, FsError> {
+    let mut report = Recovery::default();
+    let dir = ws.journal_dir();
+    let listing = match std::fs::read_dir(&dir) {
+        Ok(listing) => listing,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(report),
+        Err(e) => return Err(FsError::io(dir.display(), e)),
+    };
+    let mut ids: Vec<String> = Vec::new();
+    let mut locks: Vec<PathBuf> = Vec::new();
+    for entry in listing.flatten() {
+        let Ok(name) = entry.file_name().into_string() else {
+            continue;
+        };
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            ids.push(name);
+        } else if name.ends_with(".lock") || name.ends_with(".lock.new") {
+            locks.push(entry.path());
+        }
+    }
+    ids.sort();
+    for id in &ids {
+        recover_one(ws, &dir, id, &mut report)?;
+    }
+    for lock in locks {
+        remove_orphan_lock(&lock, &ids);
+    }
+    Ok(report)
+}
+
+/// Removes a lock file left by a process killed before its journal directory existed: one
+/// that can be locked and has no journal. A provisional `.lock.new` (killed between creating
+/// and locking it) is removed only once it is a minute old.
+fn remove_orphan_lock(path: &Path, ids: &[String]) {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    let Some(name) = name else { return };
+    let provisional = name.ends_with(".lock.new");
+    let id = name.trim_end_matches(".new").trim_end_matches(".lock");
+    if ids.iter().any(|i| i == id) {
+        return;
+    }
+    if provisional {
+        let old = std::fs::metadata(path)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age.as_secs() >= 60);
+        if !old {
+            return;
+        }
+    }
+    let Ok(file) = OpenOptions::new().read(true).write(true).open(path) else {
+        return;
+    };
+    if fs4::FileExt::try_lock(&file).is_ok() && !path.with_file_name(id).exists() {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// Recovers journal `id` if its process is gone.
+fn recover_one(
+    ws: &Workspace,
+    journal_dir: &Path,
+    id: &str,
+    report: &mut Recovery,
+) -> Result<(), FsError> {
+    let lock_path = journal_dir.join(format!("{id}.lock"));
+    let lock = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&lock_path)
+        .map_err(|e| FsError::io(lock_path.display(), e))?;
+    if fs4::FileExt::try_lock(&lock).is_err() {
+        report.live += 1;
+        return Ok(());
+    }
+    let dir = journal_dir.join(id);
+    let plan: Option<Plan> = std::fs::read(dir.join(journal::PLAN))
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok());
+    let Some(plan) = plan else {
+        // Killed before its plan was durable: no temp file was made yet.
+        journal::remove_journal(&dir, &lock_path);
+        return Ok(());
+    };
+    if plan.root != ws.root().as_os_str().as_bytes() {
+        return Ok(()); // another workspace's: recovered when that root is used
+    }
+    let targets: Vec<Target> = plan.entries.iter().map(target_of).collect();
+    let refs: Vec<&Target> = targets.iter().collect();
+    let _guard = ws.lock(&refs)?;
+    if dir.join(journal::ROLLBACK).exists() {
+        for (n, entry) in plan.entries.iter().enumerate().rev() {
+            roll_back(ws.root(), &dir, n, entry, id, report)?;
+        }
+        report.rolled_back += 1;
+    } else if dir.join(journal::COMMITTED).exists() {
+        for entry in &plan.entries {
+            roll_forward(ws.root(), entry, report)?;
+        }
+        report.rolled_forward += 1;
+    } else {
+        report.discarded += 1;
+    }
+    report.temps_removed += remove_temps(ws.root(), &plan.entries, id);
+    journal::remove_journal(&dir, &lock_path);
+    Ok(())
+}
+
+/// The target of an entry, for locks and messages.
+fn target_of(entry: &Entry) -> Target {
+    let real = entry.target_path();
+    let shown = real.to_string_lossy().into_owned();
+    Target {
+        display: shown.clone(),
+        key: shown,
+        real,
+    }
+}
+
+/// The directory handle of an entry's target (`None`: its directory is gone).
+fn parent_of(root: &Path, entry: &Entry) -> Result<Option<Parent>, FsError> {
+    let real = entry.target_path();
+    beneath::open_parent(root, &real, &real.to_string_lossy(), None)
+}
+
+/// The fingerprint of what the target holds now (`None`: missing).
+fn current(root: &Path, entry: &Entry) -> Result<Option<Print>, FsError> {
+    let real = entry.target_path();
+    Ok(beneath::read(root, &real, &real.to_string_lossy())?.map(|(bytes, _)| Print::of(&bytes)))
+}
+
+fn temp_exists(parent: &Parent, temp: &[u8]) -> bool {
+    rustix::fs::statat(
+        &parent.dir.fd,
+        std::ffi::OsStr::from_bytes(temp),
+        AtFlags::SYMLINK_NOFOLLOW,
+    )
+    .is_ok()
+}
+
+fn io(entry: &Entry) -> impl Fn(Errno) -> FsError + '_ {
+    move |e| FsError::io(entry.target_path().display(), e.into())
+}
+
+/// Makes one change the killed commit had not made yet.
+fn roll_forward(root: &Path, entry: &Entry, report: &mut Recovery) -> Result<(), FsError> {
+    let Some(parent) = parent_of(root, entry)? else {
+        return Ok(());
+    };
+    let now = current(root, entry)?;
+    let conflict = |report: &mut Recovery| {
+        report
+            .conflicts
+            .push(entry.target_path().display().to_string())
+    };
+    match (entry.kind, entry.temp.as_deref()) {
+        (Kind::Put, Some(temp)) if temp_exists(&parent, temp) => {
+            if now == entry.old {
+                let dir = &parent.dir.fd;
+                let temp = std::ffi::OsStr::from_bytes(temp);
+                rustix::fs::renameat(dir, temp, dir, parent.name.as_os_str()).map_err(io(entry))?;
+            } else if now != entry.new {
+                conflict(report);
+            }
+        }
+        (Kind::InPlace, Some(temp)) if temp_exists(&parent, temp) && now != entry.new => {
+            let temp_path = parent.dir.path.join(std::ffi::OsStr::from_bytes(temp));
+            let bytes =
+                std::fs::read(&temp_path).map_err(|e| FsError::io(temp_path.display(), e))?;
+            if Some(Print::of(&bytes)) == entry.new {
+                write_in_place(&parent, &bytes, None).map_err(|_| {
+                    FsError::io(
+                        entry.target_path().display(),
+                        std::io::Error::other("cannot rewrite in place"),
+                    )
+                })?;
+            }
+        }
+        (Kind::Remove, _) if now.is_some() => {
+            if now == entry.old {
+                rustix::fs::unlinkat(&parent.dir.fd, parent.name.as_os_str(), AtFlags::empty())
+                    .map_err(io(entry))?;
+            } else {
+                conflict(report);
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Puts one target back to its old bytes (from the journal's backup).
+fn roll_back(
+    root: &Path,
+    journal: &Path,
+    n: usize,
+    entry: &Entry,
+    id: &str,
+    report: &mut Recovery,
+) -> Result<(), FsError> {
+    let Some(parent) = parent_of(root, entry)? else {
+        return Ok(());
+    };
+    let now = current(root, entry)?;
+    if now == entry.old {
+        return Ok(());
+    }
+    let Some(_) = entry.old else {
+        // A created file: removed if it holds what the commit wrote.
+        if now == entry.new {
+            rustix::fs::unlinkat(&parent.dir.fd, parent.name.as_os_str(), AtFlags::empty())
+                .map_err(io(entry))?;
+        } else {
+            report
+                .conflicts
+                .push(entry.target_path().display().to_string());
+        }
+        return Ok(());
+    };
+    let Some(backup) = &entry.backup else {
+        return Ok(());
+    };
+    let path = journal.join(backup);
+    let bytes = std::fs::read(&path).map_err(|e| FsError::io(path.display(), e))?;
+    if Print::of(&bytes) != entry.old.unwrap_or(Print::of(&bytes)) {
+        return Ok(()); // a torn backup cannot be: it was fsynced before the commit point
+    }
+    if entry.kind == Kind::InPlace && now.is_some() {
+        return write_in_place(&parent, &bytes, None).map_err(|_| {
+            FsError::io(
+                entry.target_path().display(),
+                std::io::Error::other("cannot rewrite in place"),
+            )
+        });
+    }
+    let temp = OsString::from(format!("{}b{n}.tmp", journal::temp_prefix(id)));
+    write_temp(&parent, &temp, &bytes, None).map_err(|e| FsError::io(path.display(), e))?;
+    let dir = &parent.dir.fd;
+    if let Some(mode) = entry.mode {
+        let _ = rustix::fs::chmodat(dir, temp.as_os_str(), Mode::from(mode), AtFlags::empty());
+    }
+    rustix::fs::renameat(dir, temp.as_os_str(), dir, parent.name.as_os_str()).map_err(io(entry))
+}
+
+/// Removes every `.hashline-<id>-*` file from the directories the plan touches; returns how
+/// many were removed.
+fn remove_temps(root: &Path, entries: &[Entry], id: &str) -> usize {
+    let prefix = journal::temp_prefix(id);
+    let mut dirs: BTreeSet<PathBuf> = BTreeSet::new();
+    let mut removed = 0;
+    for entry in entries {
+        let Ok(Some(parent)) = parent_of(root, entry) else {
+            continue;
+        };
+        if !dirs.insert(parent.dir.path.clone()) {
+            continue;
+        }
+        let Ok(listing) = std::fs::read_dir(&parent.dir.path) else {
+            continue;
+        };
+        for name in listing.flatten().map(|e| e.file_name()) {
+            if beneath::name_bytes(&name).starts_with(prefix.as_bytes())
+                && rustix::fs::unlinkat(&parent.dir.fd, name.as_os_str(), AtFlags::empty()).is_ok()
+            {
+                removed += 1;
+            }
+        }
+        let _ = rustix::fs::fsync(&parent.dir.fd);
+    }
+    removed
+}
