@@ -31,6 +31,9 @@ mod ast_edit;
 mod dialect;
 mod engine;
 pub mod grammar;
+#[cfg(feature = "mcp")]
+pub mod mcp;
+mod session;
 
 pub use ast_edit::{
     AstEditOptions, AstEditOutcome, MatchReport, PendingReport, PreviewId, PreviewReport,
@@ -40,6 +43,7 @@ pub use dialect::{Anchors, Dialect};
 pub use engine::{EditOptions, Engine, EngineConfig, Error, ReadOptions, StateConfig};
 pub use hashline_apply::{FileOp, FileReport, Outcome};
 pub use hashline_core::ErrorCode;
+pub use session::{Response, Session};
 
 /// A terminal diagnostic for a hashline patch that does not parse: the first parse error,
 /// pointing into the patch (or into the section body it occurs in). `None` when it parses.
