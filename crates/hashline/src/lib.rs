@@ -19,6 +19,10 @@
 //! [`Engine::resolve`] applies (after checking that no previewed file changed), discards or
 //! lists.
 //!
+//! [`Session`] runs the commands as the `hashline` CLI does and returns a [`Response`] (the
+//! [`Outcome`] and the `--json` object); the CLI and the MCP server ([`mcp`], `hashline mcp`)
+//! are thin layers over it.
+//!
 //! Every call returns an [`Outcome`]: `text` is exactly what the seed tool of that dialect
 //! would return to the model; `ok`, `code`, `warnings` and `files` are the structured facts.
 //! A refused call leaves every file byte-identical.
