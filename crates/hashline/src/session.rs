@@ -18,31 +18,43 @@ use crate::{
 pub struct Response {
     /// The model-facing text and the refusal code, if any.
     pub outcome: Outcome,
-    /// The `--json` object: the [`Outcome`] fields plus the command's structured report
-    /// (`preview` of `ast-edit`, `resolve` of `resolve`).
-    pub report: serde_json::Value,
+    /// The `--json` object, serialized with its fields in the CLI's order: the [`Outcome`]
+    /// fields plus the command's structured report (`preview` of `ast-edit`, `resolve` of
+    /// `resolve`).
+    pub json: String,
 }
 
 impl Response {
     /// A response whose `--json` object is `report` (a superset of `outcome`'s fields).
     fn new(outcome: Outcome, report: &impl Serialize) -> Response {
-        let report = serde_json::to_value(report).unwrap_or_else(|e| {
-            serde_json::json!({
-                "ok": outcome.ok,
-                "code": outcome.code,
-                "text": outcome.text,
-                "warnings": [format!("the structured report could not be built: {e}")],
-                "files": [],
-            })
-        });
-        Response { outcome, report }
+        let json = serialize(&outcome, report);
+        Response { outcome, json }
     }
 
     /// A response that is just `outcome`.
     pub fn from_outcome(outcome: Outcome) -> Response {
-        let report = serde_json::to_value(&outcome).unwrap_or(serde_json::Value::Null);
-        Response { outcome, report }
+        let json = serialize(&outcome, &outcome);
+        Response { outcome, json }
     }
+
+    /// The `--json` object as a value (what the MCP server returns as structured content).
+    pub fn report(&self) -> serde_json::Value {
+        serde_json::from_str(&self.json).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+/// `report` as JSON text; should it not serialize, the [`Outcome`] fields and a warning saying so.
+fn serialize(outcome: &Outcome, report: &impl Serialize) -> String {
+    serde_json::to_string(report).unwrap_or_else(|e| {
+        serde_json::json!({
+            "ok": outcome.ok,
+            "code": outcome.code,
+            "text": outcome.text,
+            "warnings": [format!("the structured report could not be built: {e}")],
+            "files": [],
+        })
+        .to_string()
+    })
 }
 
 /// A session over one root: `read`, `edit`, `write`, `ast_edit`, `resolve`, each returning a
@@ -147,7 +159,7 @@ mod tests {
         let response = session.edit(&patch, Dialect::Auto, &options);
         assert!(response.outcome.ok, "{}", response.outcome.text);
         assert!(response.outcome.text.contains("+TWO"));
-        assert_eq!(response.report["ok"], serde_json::json!(true));
+        assert_eq!(response.report()["ok"], serde_json::json!(true));
         let on_disk = std::fs::read_to_string(dir.path().join("a.txt")).expect("read");
         assert_eq!(on_disk, "one\ntwo\n");
     }

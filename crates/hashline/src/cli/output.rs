@@ -8,17 +8,11 @@ use hashline::{ErrorCode, Outcome, Response};
 /// Print `response` (the model-facing text, or its `--json` object) and return the contract's
 /// exit code.
 pub fn print(response: &Response, json: bool) -> ExitCode {
-    let (outcome, report) = (&response.outcome, &response.report);
+    let outcome = &response.outcome;
     let io_failure = outcome.code == Some(ErrorCode::Io);
     let mut stdout = std::io::stdout().lock();
     let written = if json {
-        match serde_json::to_string(report) {
-            Ok(s) => writeln!(stdout, "{s}"),
-            Err(e) => writeln!(
-                std::io::stderr(),
-                "hashline: cannot serialize the result: {e}"
-            ),
-        }
+        writeln!(stdout, "{}", response.json)
     } else if io_failure {
         writeln!(std::io::stderr(), "hashline: {}", outcome.text)
     } else {

@@ -211,12 +211,13 @@ pub(crate) fn anchors_of(dialect: Dialect) -> Anchors {
 /// A [`Response`] as a tool result: the model-facing text, the `--json` object as structured
 /// content, `isError` on a refusal.
 pub(crate) fn tool_result(response: Response) -> CallToolResult {
+    let report = response.report();
     let mut result = if response.outcome.ok {
         CallToolResult::success(vec![ContentBlock::text(response.outcome.text)])
     } else {
         CallToolResult::error(vec![ContentBlock::text(response.outcome.text)])
     };
-    result.structured_content = Some(response.report);
+    result.structured_content = Some(report);
     result
 }
 
@@ -284,7 +285,7 @@ mod tests {
                 "{tool}: {}",
                 response.outcome.text
             );
-            assert_eq!(response.report["code"], "E_BAD_SHAPE");
+            assert_eq!(response.report()["code"], "E_BAD_SHAPE");
         }
     }
 
