@@ -19,6 +19,10 @@
 //! [`Engine::resolve`] applies (after checking that no previewed file changed), discards or
 //! lists.
 //!
+//! [`Session`] runs the commands as the `hashline` CLI does and returns a [`Response`] (the
+//! [`Outcome`] and the `--json` object); the CLI and the MCP server ([`mcp`], `hashline mcp`)
+//! are thin layers over it.
+//!
 //! Every call returns an [`Outcome`]: `text` is exactly what the seed tool of that dialect
 //! would return to the model; `ok`, `code`, `warnings` and `files` are the structured facts.
 //! A refused call leaves every file byte-identical.
@@ -31,6 +35,9 @@ mod ast_edit;
 mod dialect;
 mod engine;
 pub mod grammar;
+#[cfg(feature = "mcp")]
+pub mod mcp;
+mod session;
 
 pub use ast_edit::{
     AstEditOptions, AstEditOutcome, MatchReport, PendingReport, PreviewId, PreviewReport,
@@ -40,6 +47,7 @@ pub use dialect::{Anchors, Dialect};
 pub use engine::{EditOptions, Engine, EngineConfig, Error, ReadOptions, StateConfig};
 pub use hashline_apply::{FileOp, FileReport, Outcome};
 pub use hashline_core::ErrorCode;
+pub use session::{Response, Session};
 
 /// A terminal diagnostic for a hashline patch that does not parse: the first parse error,
 /// pointing into the patch (or into the section body it occurs in). `None` when it parses.

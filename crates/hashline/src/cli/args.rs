@@ -111,6 +111,14 @@ pub enum Command {
     /// Finish or undo edits a killed process left half done (every call also does this first)
     /// and remove their temp files; prints what was done.
     Recover,
+    /// Serve the tools read, edit, write, ast_edit and resolve over MCP (stdio) in this
+    /// session, until the client closes standard input.
+    Mcp {
+        /// Default dialect of the tools (descriptions, read anchors, edit patches); a call may
+        /// name its own: hashline, hash-json or lineid-json.
+        #[arg(long, default_value = "hashline", value_parser = parse_dialect)]
+        dialect: Dialect,
+    },
     /// Print a grammar for constrained decoding.
     Grammar {
         /// lark, gbnf or json-schema.

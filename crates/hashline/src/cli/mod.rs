@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use hashline::{
-    AstEditOptions, EditOptions, Engine, EngineConfig, ReadOptions, ResolveAction, Rule,
+    AstEditOptions, EditOptions, EngineConfig, ReadOptions, ResolveAction, Rule, Session,
 };
 
 use args::{Cli, Command, ResolveCommand};
@@ -31,19 +31,22 @@ pub fn main() -> ExitCode {
         };
     }
     let config = EngineConfig::persistent(cli.root_dir(), cli.state_dir(), cli.session_name());
-    let engine = match Engine::open(config) {
-        Ok(engine) => engine,
+    let session = match Session::open(config) {
+        Ok(session) => session,
         Err(e) => {
             eprintln!("hashline: {e}");
             return ExitCode::from(2);
         }
     };
-    if let Some(report) = engine.recovered() {
+    if let Some(report) = session.engine().recovered() {
         if !matches!(cli.command, Command::Recover) {
             eprintln!("hashline: {report}");
         }
     }
-    let outcome = match &cli.command {
+    if let Command::Mcp { dialect } = &cli.command {
+        return mcp(session, *dialect);
+    }
+    let response = match &cli.command {
         Command::Read {
             path,
             offset,
@@ -55,7 +58,7 @@ pub fn main() -> ExitCode {
                 offset: offset.clone(),
                 limit: limit.clone(),
             };
-            engine.read(path, &opts)
+            session.read(path, &opts)
         }
         Command::Edit {
             dialect,
@@ -68,13 +71,9 @@ pub fn main() -> ExitCode {
                     dry_run: *dry_run,
                     allow_syntax_errors: *allow_syntax_errors,
                 };
-                let outcome = engine.edit_with(&text, *dialect, &options);
-                output::explain_parse_error(&outcome, &text);
-                if *dry_run && outcome.ok {
-                    output::dry_run_view(outcome)
-                } else {
-                    outcome
-                }
+                let response = session.edit(&text, *dialect, &options);
+                output::explain_parse_error(&response.outcome, &text);
+                response
             }
             Err(e) => {
                 eprintln!("hashline: {e}");
@@ -86,7 +85,7 @@ pub fn main() -> ExitCode {
             file,
             anchors,
         } => match input::read_bytes(file.as_deref()) {
-            Ok(bytes) => engine.write(path, &bytes, *anchors),
+            Ok(bytes) => session.write(path, &bytes, *anchors),
             Err(e) => {
                 eprintln!("hashline: {e}");
                 return ExitCode::from(2);
@@ -115,12 +114,11 @@ pub fn main() -> ExitCode {
                 allow_syntax_errors: *allow_syntax_errors,
             };
             let bar = progress::Progress::new();
-            let result =
-                engine.ast_edit_with_progress(rules, paths.clone(), &options, &|done, total| {
-                    bar.update(done, total)
-                });
+            let response = session.ast_edit(rules, paths.clone(), &options, &|done, total| {
+                bar.update(done, total)
+            });
             bar.finish();
-            return output::print_as(&result.outcome, &result, cli.json);
+            response
         }
         Command::Resolve { action } => {
             let action = match action {
@@ -131,11 +129,29 @@ pub fn main() -> ExitCode {
                 },
                 Some(ResolveCommand::Discard { id }) => ResolveAction::Discard { id: *id },
             };
-            let result = engine.resolve(action);
-            return output::print_as(&result.outcome, &result, cli.json);
+            session.resolve(action)
         }
-        Command::Recover => engine.recover(),
-        Command::Grammar { .. } => return ExitCode::SUCCESS,
+        Command::Recover => hashline::Response::from_outcome(session.engine().recover()),
+        Command::Grammar { .. } | Command::Mcp { .. } => return ExitCode::SUCCESS,
     };
-    output::print(&outcome, cli.json)
+    output::print(&response, cli.json)
+}
+
+/// `hashline mcp`: serve until the client closes standard input.
+#[cfg(feature = "mcp")]
+fn mcp(session: Session, dialect: hashline::Dialect) -> ExitCode {
+    match hashline::mcp::serve_stdio(session, hashline::mcp::McpOptions { dialect }) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hashline: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `hashline mcp` in a build without the `mcp` feature.
+#[cfg(not(feature = "mcp"))]
+fn mcp(_session: Session, _dialect: hashline::Dialect) -> ExitCode {
+    eprintln!("hashline: this build has no MCP server (build with the `mcp` feature)");
+    ExitCode::from(2)
 }

@@ -3,26 +3,16 @@
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use hashline::{ErrorCode, Outcome};
-use serde::Serialize;
+use hashline::{ErrorCode, Outcome, Response};
 
-/// Print `outcome` (plain text or JSON) and return the contract's exit code.
-pub fn print(outcome: &Outcome, json: bool) -> ExitCode {
-    print_as(outcome, outcome, json)
-}
-
-/// Like [`print`], with `report` (a superset of `outcome`'s fields) as the `--json` object.
-pub fn print_as(outcome: &Outcome, report: &impl Serialize, json: bool) -> ExitCode {
+/// Print `response` (the model-facing text, or its `--json` object) and return the contract's
+/// exit code.
+pub fn print(response: &Response, json: bool) -> ExitCode {
+    let outcome = &response.outcome;
     let io_failure = outcome.code == Some(ErrorCode::Io);
     let mut stdout = std::io::stdout().lock();
     let written = if json {
-        match serde_json::to_string(report) {
-            Ok(s) => writeln!(stdout, "{s}"),
-            Err(e) => writeln!(
-                std::io::stderr(),
-                "hashline: cannot serialize the result: {e}"
-            ),
-        }
+        writeln!(stdout, "{}", response.json)
     } else if io_failure {
         writeln!(std::io::stderr(), "hashline: {}", outcome.text)
     } else {
@@ -46,16 +36,6 @@ fn write_text(out: &mut impl Write, text: &str) -> std::io::Result<()> {
         out.write_all(b"\n")?;
     }
     out.flush()
-}
-
-/// `edit --dry-run` that would succeed: print the unified diff of every file instead of the
-/// model-facing result (or that result, when nothing would change).
-pub fn dry_run_view(mut outcome: Outcome) -> Outcome {
-    let diff: String = outcome.files.iter().map(|f| f.diff.as_str()).collect();
-    if !diff.is_empty() {
-        outcome.text = diff;
-    }
-    outcome
 }
 
 /// When a hashline patch is refused for its syntax and standard error is a terminal, show a

@@ -3,5 +3,6 @@
 
 pub mod cli;
 pub mod corpus;
+pub mod mcp;
 pub mod sandbox;
 pub mod tree;

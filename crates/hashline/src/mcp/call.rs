@@ -1,0 +1,322 @@
+//! One `tools/call`: the arguments checked against the tool's shape, the [`Session`] command
+//! run, the [`Response`] returned as a tool result.
+
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+
+use crate::{
+    Anchors, AstEditOptions, Dialect, EditOptions, ErrorCode, Outcome, PreviewId, ReadOptions,
+    ResolveAction, Response, Rule, Session,
+};
+
+/// `read` arguments.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ReadArgs {
+    pub path: String,
+    #[serde(default)]
+    pub offset: Option<serde_json::Number>,
+    #[serde(default)]
+    pub limit: Option<serde_json::Number>,
+    #[serde(default)]
+    pub dialect: Option<String>,
+}
+
+/// `edit` arguments. `patch` is a string; a JSON dialect's request sent as an object instead
+/// is taken as its serialization.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct EditArgs {
+    pub patch: serde_json::Value,
+    #[serde(default)]
+    pub dialect: Option<String>,
+    #[serde(default)]
+    pub dry_run: bool,
+    #[serde(default)]
+    pub allow_syntax_errors: bool,
+}
+
+/// `write` arguments.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WriteArgs {
+    pub path: String,
+    pub content: String,
+    #[serde(default)]
+    pub dialect: Option<String>,
+}
+
+/// One rewrite rule of `ast_edit`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OpArg {
+    pub pat: String,
+    pub out: String,
+}
+
+/// `ast_edit` arguments.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AstEditArgs {
+    pub ops: Vec<OpArg>,
+    pub paths: Vec<String>,
+    #[serde(default)]
+    pub lang: Option<String>,
+    #[serde(default)]
+    pub max_files: Option<usize>,
+    #[serde(default)]
+    pub allow_syntax_errors: bool,
+}
+
+/// `resolve` arguments.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ResolveArgs {
+    #[serde(default)]
+    pub action: Option<String>,
+    #[serde(default)]
+    pub id: Option<serde_json::Number>,
+    #[serde(default)]
+    pub only: Option<Vec<String>>,
+}
+
+/// Run tool `name` with `arguments` on `session`; `dialect` is the server's default.
+/// Never panics on any arguments: a call that does not fit is an `E_BAD_SHAPE` result.
+pub(crate) fn run(
+    session: &Session,
+    dialect: Dialect,
+    name: &str,
+    arguments: Option<JsonObject>,
+) -> Response {
+    let args = arguments.unwrap_or_default();
+    match name {
+        "read" => with_args(name, args, |a: ReadArgs| {
+            let anchors = anchors_of(pick(dialect, a.dialect.as_deref())?);
+            let options = ReadOptions {
+                anchors,
+                offset: a.offset.map(|n| n.to_string()),
+                limit: a.limit.map(|n| n.to_string()),
+            };
+            Ok(session.read(&a.path, &options))
+        }),
+        "edit" => with_args(name, args, |a: EditArgs| {
+            let dialect = pick(dialect, a.dialect.as_deref())?;
+            let patch = match a.patch {
+                serde_json::Value::String(text) => text,
+                object @ serde_json::Value::Object(_) => object.to_string(),
+                other => {
+                    return Err(format!(
+                        "`patch` is {}, not a string: send the patch text as one string",
+                        kind(&other)
+                    ))
+                }
+            };
+            let options = EditOptions {
+                dry_run: a.dry_run,
+                allow_syntax_errors: a.allow_syntax_errors,
+            };
+            Ok(session.edit(&patch, dialect, &options))
+        }),
+        "write" => with_args(name, args, |a: WriteArgs| {
+            let anchors = anchors_of(pick(dialect, a.dialect.as_deref())?);
+            Ok(session.write(&a.path, a.content.as_bytes(), anchors))
+        }),
+        "ast_edit" => with_args(name, args, |a: AstEditArgs| {
+            if a.ops.is_empty() {
+                return Err("`ops` is empty: give at least one {\"pat\": …, \"out\": …} rule".into());
+            }
+            let rules = a.ops.iter().map(|op| Rule::new(&op.pat, &op.out)).collect();
+            let options = AstEditOptions {
+                lang: a.lang,
+                max_files: a.max_files.unwrap_or(AstEditOptions::default().max_files),
+                allow_syntax_errors: a.allow_syntax_errors,
+            };
+            Ok(session.ast_edit(rules, a.paths, &options, &|_, _| {}))
+        }),
+        "resolve" => with_args(name, args, |a: ResolveArgs| {
+            let id = match &a.id {
+                Some(n) => Some(n.to_string().parse::<PreviewId>()?),
+                None => None,
+            };
+            let action = match a.action.as_deref().unwrap_or("list") {
+                "apply" => ResolveAction::Apply { id, only: a.only },
+                "discard" => ResolveAction::Discard { id },
+                "list" => ResolveAction::List,
+                other => {
+                    return Err(format!(
+                        "unknown action `{other}`: use \"apply\", \"discard\" or \"list\""
+                    ))
+                }
+            };
+            Ok(session.resolve(action))
+        }),
+        other => bad_arguments(format!(
+            "There is no tool `{other}`: use read, edit, write, ast_edit or resolve. Nothing was done."
+        )),
+    }
+}
+
+/// Decode `args` as `T` and run `f`; a decoding failure, or an `Err` from `f`, becomes an
+/// `E_BAD_SHAPE` response naming the tool.
+fn with_args<T: DeserializeOwned>(
+    tool: &str,
+    args: JsonObject,
+    f: impl FnOnce(T) -> Result<Response, String>,
+) -> Response {
+    let result = serde_json::from_value::<T>(serde_json::Value::Object(args))
+        .map_err(|e| e.to_string())
+        .and_then(f);
+    result.unwrap_or_else(|reason| {
+        bad_arguments(format!(
+            "The `{tool}` arguments do not fit its input schema: {reason}. \
+             Fix that argument (see the tool's input schema) and call it again. Nothing was done."
+        ))
+    })
+}
+
+fn bad_arguments(text: String) -> Response {
+    Response::from_outcome(Outcome::refused(ErrorCode::BadShape, text))
+}
+
+/// What kind of JSON value `v` is, for a message.
+fn kind(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
+/// The call's dialect: its own `dialect` argument, else the server's.
+fn pick(server: Dialect, call: Option<&str>) -> Result<Dialect, String> {
+    match call {
+        None => Ok(server),
+        Some(name) => name.parse(),
+    }
+}
+
+/// The anchors a read in `dialect` shows.
+pub(crate) fn anchors_of(dialect: Dialect) -> Anchors {
+    match dialect {
+        Dialect::Auto | Dialect::Hashline => Anchors::Tag,
+        Dialect::HashJson => Anchors::Hash,
+        Dialect::LineidJson => Anchors::Lineid,
+    }
+}
+
+/// A [`Response`] as a tool result: the model-facing text, the `--json` object as structured
+/// content, `isError` on a refusal.
+pub(crate) fn tool_result(response: Response) -> CallToolResult {
+    let report = response.report();
+    let mut result = if response.outcome.ok {
+        CallToolResult::success(vec![ContentBlock::text(response.outcome.text)])
+    } else {
+        CallToolResult::error(vec![ContentBlock::text(response.outcome.text)])
+    };
+    result.structured_content = Some(report);
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::EngineConfig;
+
+    fn session() -> (tempfile::TempDir, Session) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let session = Session::open(EngineConfig::in_memory(dir.path())).expect("open");
+        (dir, session)
+    }
+
+    fn args(value: serde_json::Value) -> Option<JsonObject> {
+        match value {
+            serde_json::Value::Object(map) => Some(map),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn bad_arguments_are_refusals_that_name_the_problem() {
+        let (_dir, session) = session();
+        let cases = [
+            ("read", serde_json::json!({}), "missing field `path`"),
+            ("read", serde_json::json!({"path": 3}), "invalid type"),
+            (
+                "read",
+                serde_json::json!({"path": "a", "x": 1}),
+                "unknown field `x`",
+            ),
+            (
+                "read",
+                serde_json::json!({"path": "a", "dialect": "yaml"}),
+                "unknown dialect",
+            ),
+            (
+                "edit",
+                serde_json::json!({"patch": 1}),
+                "`patch` is a number",
+            ),
+            (
+                "ast_edit",
+                serde_json::json!({"ops": [], "paths": ["."]}),
+                "`ops` is empty",
+            ),
+            (
+                "resolve",
+                serde_json::json!({"action": "redo"}),
+                "unknown action",
+            ),
+            (
+                "resolve",
+                serde_json::json!({"action": "apply", "id": -1}),
+                "-1",
+            ),
+            ("frobnicate", serde_json::json!({}), "There is no tool"),
+        ];
+        for (tool, value, needle) in cases {
+            let response = run(&session, Dialect::Hashline, tool, args(value));
+            assert_eq!(response.outcome.code, Some(ErrorCode::BadShape), "{tool}");
+            assert!(
+                response.outcome.text.contains(needle),
+                "{tool}: {}",
+                response.outcome.text
+            );
+            assert_eq!(response.report()["code"], "E_BAD_SHAPE");
+        }
+    }
+
+    #[test]
+    fn the_dialect_chooses_the_anchors() {
+        let (dir, session) = session();
+        std::fs::write(dir.path().join("a.txt"), "x\n").expect("write");
+        let read = |d: Option<&str>, server| {
+            let value = match d {
+                Some(d) => serde_json::json!({"path": "a.txt", "dialect": d}),
+                None => serde_json::json!({"path": "a.txt"}),
+            };
+            run(&session, server, "read", args(value)).outcome.text
+        };
+        assert!(read(None, Dialect::Hashline).starts_with("¶a.txt#"));
+        assert!(read(None, Dialect::LineidJson).starts_with("1#"));
+        assert!(read(Some("lineid-json"), Dialect::Hashline).starts_with("1#"));
+        assert!(read(Some("hashline"), Dialect::LineidJson).starts_with("¶a.txt#"));
+    }
+
+    #[test]
+    fn a_json_request_object_in_patch_is_taken_as_its_text() {
+        let (dir, session) = session();
+        std::fs::write(dir.path().join("a.txt"), "x\n").expect("write");
+        let value = serde_json::json!({
+            "patch": {"filePath": "a.txt", "edits": [{"op": "append", "lines": ["y"]}]},
+            "dialect": "lineid-json"
+        });
+        let response = run(&session, Dialect::Hashline, "edit", args(value));
+        assert!(response.outcome.ok, "{}", response.outcome.text);
+        let text = std::fs::read_to_string(dir.path().join("a.txt")).expect("read");
+        assert_eq!(text, "x\ny\n");
+    }
+}

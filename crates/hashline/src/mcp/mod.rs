@@ -1,0 +1,151 @@
+//! `hashline mcp`: the tools `read`, `edit`, `write`, `ast_edit` and `resolve` over the Model
+//! Context Protocol (stdio), on the official `rmcp` SDK.
+//!
+//! Every call runs the same [`Session`] command as the CLI and answers with its model-facing
+//! text, its `--json` object as structured content, and `isError` when it was refused. Calls
+//! with arguments that do not fit a tool's schema are `E_BAD_SHAPE` results too, so a model
+//! sees what to fix. The server keeps nothing per call: its state is the session's store.
+
+mod call;
+mod describe;
+mod tools;
+
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, InitializeResult,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+
+use crate::{Dialect, ErrorCode, Outcome, Response, Session};
+
+/// How `hashline mcp` serves.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct McpOptions {
+    /// The dialect of the tools' descriptions, of `read` anchors and of `edit` patches, unless
+    /// a call names its own (`--dialect`).
+    pub dialect: Dialect,
+}
+
+/// The MCP server: a [`Session`] behind the five tools.
+#[derive(Clone)]
+pub struct Server {
+    session: Arc<Session>,
+    dialect: Dialect,
+    tools: Arc<Vec<Tool>>,
+    /// One call at a time, as a CLI user calling one command after another would.
+    gate: Arc<tokio::sync::Mutex<()>>,
+}
+
+impl Server {
+    /// A server over `session`.
+    pub fn new(session: Session, options: McpOptions) -> Server {
+        Server {
+            session: Arc::new(session),
+            dialect: options.dialect,
+            tools: Arc::new(tools::tools(options.dialect)),
+            gate: Arc::new(tokio::sync::Mutex::new(())),
+        }
+    }
+
+    /// The tools as `tools/list` shows them.
+    pub fn tools(&self) -> &[Tool] {
+        &self.tools
+    }
+
+    /// Run one tool call (on a blocking thread: the engine does file and database I/O).
+    pub async fn call(
+        &self,
+        name: String,
+        arguments: Option<rmcp::model::JsonObject>,
+    ) -> CallToolResult {
+        let _turn = self.gate.lock().await;
+        let session = Arc::clone(&self.session);
+        let dialect = self.dialect;
+        let joined =
+            tokio::task::spawn_blocking(move || call::run(&session, dialect, &name, arguments))
+                .await;
+        match joined {
+            Ok(response) => call::tool_result(response),
+            Err(e) => call::tool_result(Response::from_outcome(Outcome::refused(
+                ErrorCode::Io,
+                format!("hashline failed while running the tool ({e}); nothing more is known about what was written: read the file again."),
+            ))),
+        }
+    }
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("hashline", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "Anchored, stale-safe file editing. `read` a file, then `edit` it with a patch \
+                 against the anchors that read showed; an edit against an old read is carried \
+                 over when that can be proven, else refused with fresh anchors. `write` creates \
+                 or replaces whole files; `ast_edit` previews structural rewrites that \
+                 `resolve` applies.",
+            )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools.to_vec()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tools.iter().find(|t| t.name == name).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        Ok(self
+            .call(request.name.into_owned(), request.arguments)
+            .await
+            .into())
+    }
+}
+
+/// Why the server stopped other than at the end of its input.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum McpError {
+    /// The async runtime could not start.
+    #[error("cannot start the runtime: {0}")]
+    Runtime(#[from] std::io::Error),
+    /// The MCP handshake failed.
+    #[error("MCP initialization failed: {0}")]
+    Initialize(String),
+    /// The service stopped abnormally.
+    #[error("the MCP service stopped: {0}")]
+    Service(String),
+}
+
+/// Serve `session` on standard input and output until the client closes them.
+pub fn serve_stdio(session: Session, options: McpOptions) -> Result<(), McpError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .max_blocking_threads(4)
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let server = Server::new(session, options);
+        let running = server
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| McpError::Initialize(e.to_string()))?;
+        running
+            .waiting()
+            .await
+            .map_err(|e| McpError::Service(e.to_string()))?;
+        Ok(())
+    })
+}
