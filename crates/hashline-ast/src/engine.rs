@@ -45,6 +45,18 @@ pub fn preview_with_progress(
     let mut issues = Issues::default();
     let mut jobs = Vec::new();
     for candidate in &candidates {
+        // A name that could forge rows of the preview is never shown or rewritten
+        // (`hashline_core::name`); it is listed escaped.
+        if let Err(unsafe_name) = hashline_core::name::check(&candidate.display) {
+            issues.push(
+                None,
+                format!(
+                    "{}: file name holds a control character; skipped (rename it to rewrite it)",
+                    unsafe_name.shown
+                ),
+            );
+            continue;
+        }
         match explicit.or_else(|| lang::spec_for_path(&candidate.abs)) {
             Some(spec) if spec.enabled => jobs.push(Job { candidate, spec }),
             Some(spec) if candidate.explicit => issues.push(

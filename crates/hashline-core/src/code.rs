@@ -113,6 +113,10 @@ pub enum ErrorCode {
     /// payload does not restate, or it leaves a line behind that the payload replaces.
     #[serde(rename = "E_RANGE_BOUNDARY")]
     RangeBoundary,
+    /// A file name holds a control character (newline, tab, escape, …) that could forge rows of
+    /// model-facing text ([`crate::name`]).
+    #[serde(rename = "E_UNSAFE_PATH")]
+    UnsafePath,
 }
 
 impl ErrorCode {
@@ -150,6 +154,7 @@ impl ErrorCode {
         ErrorCode::PayloadContaminated,
         ErrorCode::Indentation,
         ErrorCode::RangeBoundary,
+        ErrorCode::UnsafePath,
     ];
 
     /// The code as printed: `E_STALE_ANCHOR`, ….
@@ -188,6 +193,7 @@ impl ErrorCode {
             PayloadContaminated => "E_PAYLOAD_CONTAMINATED",
             Indentation => "E_INDENTATION",
             RangeBoundary => "E_RANGE_BOUNDARY",
+            UnsafePath => "E_UNSAFE_PATH",
         }
     }
 }
@@ -254,9 +260,10 @@ mod tests {
                 PayloadContaminated => 29,
                 Indentation => 30,
                 RangeBoundary => 31,
+                UnsafePath => 32,
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 32);
+        assert_eq!(ErrorCode::ALL.len(), 33);
         for (i, code) in ErrorCode::ALL.iter().enumerate() {
             assert_eq!(position(*code), i, "{code} out of place in ALL");
         }

@@ -64,6 +64,9 @@ fn run(
 ) -> Result<Outcome, Refusal> {
     let env = parse_envelope(request)?;
     let path = env.path.as_str();
+    if let Err(e) = hashline_core::name::check(path) {
+        return Err(Refusal::new(e.code(), e.to_string()));
+    }
     let target = ws.resolve(path).map_err(|e| fs_refusal(&e, path))?;
     let (_guard, read) = lock_and_read(ws, &[&target]).map_err(|e| fs_refusal(&e, path))?;
     let Some(bytes) = read else {

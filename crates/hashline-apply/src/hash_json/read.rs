@@ -14,7 +14,6 @@
 //! BOM-free, line endings as `\n` — in the session's [`SnapshotStore`] under the target's key.
 
 mod args;
-pub mod kind;
 mod window;
 
 use std::borrow::Cow;
@@ -27,7 +26,7 @@ use crate::pipeline::files::open_for_read;
 use crate::{FileOp, FileReport, Outcome};
 
 pub use args::{parse_arg, parse_window, BadReadArg, ReadArg};
-pub use kind::{detect, FileKind, NULL_BYTES, SNIFF_WINDOW};
+pub use hashline_core::kind::{detect, FileKind, NULL_BYTES, SNIFF_WINDOW};
 pub use window::{format_size, render_window, Window, MAX_BYTES, MAX_LINES};
 
 /// How to put content into an empty file (the tail of both empty-file texts).

@@ -88,6 +88,9 @@ pub(crate) fn plan<F: Files>(
                 &section.path,
             )));
         };
+        if let Some(message) = hashline_core::kind::refusal(&section.path, &bytes, "edit") {
+            return Err(HashlineError::Fs(hashline_core::ErrorCode::Binary, message));
+        }
         let live = TextFile::decode(bytes);
         let ctx = BlockCtx {
             guard: opts.guard,

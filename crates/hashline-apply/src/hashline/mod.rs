@@ -69,7 +69,8 @@ impl Files for WsFiles<'_> {
     type Handle = Target;
 
     fn resolve(&self, path: &str) -> Result<(Target, String), HashlineError> {
-        let t = self.0.resolve(path)?;
+        let t = crate::pipeline::files::resolve(self.0, path)
+            .map_err(|e| HashlineError::Fs(e.code, e.message))?;
         let key = t.key.clone();
         Ok((t, key))
     }

@@ -28,7 +28,7 @@ pub fn read(
         Err(e) => return Outcome::refused(e.code(), e.to_string()),
     };
     let target = &opened.target;
-    let text = match read_text(ws, &opened) {
+    let text = match read_text(ws, &opened, hashline_core::kind::Nul::Binary) {
         Ok(Some(text)) => text,
         Ok(None) => {
             return Outcome::refused(ErrorCode::FileNotFound, messages::file_not_found(path))

@@ -3,6 +3,7 @@
 //! shared pipeline's (`crate::pipeline`).
 
 use hashline_anchor::lineid::{canonical_lines, render_read, render_row};
+use hashline_core::kind::Nul;
 use hashline_core::{Edit, ErrorCode, TextFile};
 use hashline_state::SnapshotStore;
 use hashline_syntax::lineid_json::{parse_request, EditOp, Request};
@@ -14,7 +15,9 @@ use super::EditOptions;
 use crate::diff::first_changed_line;
 use crate::fs::{FsError, Target, Workspace};
 use crate::pipeline::commit::{commit, CommitError, Landing, Recorder, Staged};
-use crate::pipeline::files::{lock_and_read, open_for_read, read_text};
+use crate::pipeline::files::{
+    lock_and_read, open_for_read, read_text, resolve as resolve_path, text_only, FileRefusal,
+};
 use crate::pipeline::report::{change_report, read_report};
 use crate::pipeline::stage::{guard_and_encode, splice_file, REREAD_DIFFERS};
 use crate::pipeline::Front;
@@ -25,6 +28,13 @@ fn commit_error(e: CommitError) -> EngineError {
     EngineError::Io {
         code: e.code(),
         message: e.to_string(),
+    }
+}
+
+fn refusal(e: FileRefusal) -> EngineError {
+    EngineError::Io {
+        code: e.code,
+        message: e.message,
     }
 }
 
@@ -45,9 +55,9 @@ pub fn read(
     limit: Option<usize>,
 ) -> Outcome {
     let run = || -> Result<Outcome, EngineError> {
-        let opened = open_for_read(ws, path).map_err(fs_error)?;
-        let text = read_text(ws, &opened)
-            .map_err(fs_error)?
+        let opened = open_for_read(ws, path).map_err(refusal)?;
+        let text = read_text(ws, &opened, Nul::TextIfUtf8)
+            .map_err(refusal)?
             .ok_or_else(|| EngineError::NotFound { path: path.into() })?;
         let mut warnings = Vec::new();
         if let Err(e) = store.record(&opened.target.key, &text) {
@@ -137,9 +147,9 @@ fn run(
         code: e.code(),
         message: e.to_string(),
     })?;
-    let target = ws.resolve(&req.file_path).map_err(fs_error)?;
+    let target = resolve_path(ws, &req.file_path).map_err(refusal)?;
     let destination = match &req.rename {
-        Some(r) => Some(ws.resolve(r).map_err(fs_error)?).filter(|d| d.real != target.real),
+        Some(r) => Some(resolve_path(ws, r).map_err(refusal)?).filter(|d| d.real != target.real),
         None => None,
     };
     let mut locked: Vec<&Target> = vec![&target];
@@ -203,6 +213,9 @@ fn run(
                 ),
             });
         }
+    }
+    if let Some(bytes) = &read {
+        text_only(&req.file_path, bytes, "edit", Nul::TextIfUtf8).map_err(refusal)?;
     }
     let file = TextFile::decode(read.unwrap_or_default());
     let disk_lines = canonical_lines(file.text());
