@@ -321,9 +321,7 @@ impl Engine {
         );
         let mut warnings = Vec::new();
         if let Err(e) = self.store.record(key, text) {
-            warnings.push(format!(
-                "The session state was not updated ({e}); read the file before editing it."
-            ));
+            warnings.push(hashline_apply::not_recorded("The file was written", &e));
             out.push_str(&hashline_apply::warnings_block(&warnings));
         }
         Outcome {

@@ -119,7 +119,7 @@ fn edit_and_write_refuse_a_binary_file_in_every_dialect() {
         assert_eq!(read["code"], "E_BINARY", "{name}: {read}");
     }
     sb.put("nul.txt", bytes); // the lineid-json edit above applied (seed 004)
-    // write: over a binary file, and binary content.
+                              // write: over a binary file, and binary content.
     let over = sb
         .run(&["--json", "write", "nul.txt", "-"], b"text\n")
         .json();

@@ -205,11 +205,7 @@ fn run(
         };
         let recorder = Recorder {
             store,
-            word: &|e| {
-                format!(
-                    "The session state was not updated ({e}); read the file before the next edit."
-                )
-            },
+            word: &|e| crate::not_recorded("The edit was written", e),
         };
         let recorded = commit(ws, vec![staged], &recorder).map_err(|e| match e {
             CommitError::Fs(e) => fs_refusal(&e, path),

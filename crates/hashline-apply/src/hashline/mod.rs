@@ -204,7 +204,7 @@ fn report<H>(p: &Planned<H>, op: FileOp, written: bool) -> FileReport {
 
 /// The warning of a write the session store could not record.
 fn store_warning(e: &hashline_state::StoreError) -> String {
-    format!("The edit was written, but the session store could not record it: {e}")
+    crate::not_recorded("The edit was written", e)
 }
 
 /// The shared body of [`edit`] and [`apply_to_text`]; `commit` writes and records every planned

@@ -61,13 +61,13 @@ pub fn read(
             .ok_or_else(|| EngineError::NotFound { path: path.into() })?;
         let mut warnings = Vec::new();
         if let Err(e) = store.record(&opened.target.key, &text) {
-            warnings.push(format!("session store: {e}"));
+            warnings.push(crate::not_recorded("The file was read", &e));
         }
         let report = read_report(path, &text);
         Ok(Outcome {
             ok: true,
             code: None,
-            text: render_read(&text, offset, limit),
+            text: render_read(&text, offset, limit) + &crate::warnings_block(&warnings),
             warnings,
             files: vec![report],
         })
@@ -157,7 +157,7 @@ fn run(
     let (_guard, read) = lock_and_read(ws, &locked).map_err(fs_error)?;
     let recorder = Recorder {
         store,
-        word: &|e| format!("session store: {e}"),
+        word: &|e| crate::not_recorded("The edit was written", e),
     };
 
     if req.delete {
