@@ -12,7 +12,7 @@
 //!   guard's cost on a 10,000-line TypeScript file (parser on vs off), as ratios
 //!   against `cat` of the same file in the same run; `bench --ast [--reps N]` times the
 //!   `ast-edit` preview against the ast-grep CLI's on the `ast-diff` corpus (same as
-//!   `ast-diff --bench`); `bench --scale [--max-depth N]` checks that a structural rewrite's
+//!   `ast-diff --bench`); `bench --scale [--max-depth N] [--debug]` checks that a structural rewrite's
 //!   time and peak memory grow linearly with nesting depth and file size (`scale_bench.rs`).
 //! * `ast-diff [--bench] [--reps N] [--only TEXT] [--show N]`: differential test of
 //!   `hashline ast-edit` + `resolve apply` against the ast-grep CLI on third-party JS/TS sources
@@ -45,7 +45,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(&args[1..]),
         Some("ast-diff") => ast_diff::run(&args[1..]),
         _ => Err(
-            "usage: cargo xtask <golden [--bless] | conformance | mistakes | tidy | bench [--large-mb N] [--ast] [--scale [--max-depth N]] | ast-diff [--bench] [--reps N] [--only TEXT]>"
+            "usage: cargo xtask <golden [--bless] | conformance | mistakes | tidy | bench [--large-mb N] [--ast] [--scale [--max-depth N] [--debug]] | ast-diff [--bench] [--reps N] [--only TEXT]>"
                 .to_string(),
         ),
     };

@@ -15,7 +15,8 @@ type Series = (&'static str, fn(usize) -> String);
 /// The largest growth factor per doubling that still counts as linear (noise included).
 const MAX_GROWTH: f64 = 3.0;
 
-/// Run the scaling benchmark; `args` may hold `--max-depth N` (default 100,000: a 200 KB file).
+/// Run the scaling benchmark; `args` may hold `--max-depth N` (default 100,000: a 200 KB file)
+/// and `--debug`.
 pub fn run(args: &[String]) -> Result<(), String> {
     let max_depth = args
         .iter()
@@ -23,7 +24,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .and_then(|i| args.get(i + 1))
         .and_then(|v| v.parse::<usize>().ok())
         .unwrap_or(100_000);
-    let bin = release_binary()?;
+    // `--debug`: the debug binary (growth factors hold in it too; no release build needed).
+    let bin = if args.iter().any(|a| a == "--debug") {
+        crate::status(crate::cargo().args(["build", "--quiet", "--package", "hashline"]))?;
+        crate::bench::target_dir().join("debug/hashline")
+    } else {
+        release_binary()?
+    };
     let tmp = std::env::temp_dir().join(format!("hashline-scale-{}", std::process::id()));
     let root = tmp.join("root");
     std::fs::create_dir_all(&root).map_err(|e| e.to_string())?;
