@@ -213,19 +213,19 @@ fn compile_all(
             .iter()
             .map(|(name, why)| format!("{name}: {why}"))
             .collect();
-        let message = if failures.len() == specs.len() {
-            format!(
-                "pattern `{}` does not compile ({}); rule skipped",
-                rule.pattern,
-                detail.join("; ")
-            )
-        } else {
-            format!(
-                "pattern `{}` does not compile for some languages ({}); those files skipped for this rule",
-                rule.pattern,
-                detail.join("; ")
-            )
-        };
+        // A pattern that compiles for no language searched is a bad request (E_BAD_PATTERN);
+        // one that fails for some languages only is listed and those files skip the rule.
+        if failures.len() == specs.len() {
+            return Err(AstError::PatternDoesNotCompile {
+                pattern: rule.pattern.clone(),
+                detail: detail.join("; "),
+            });
+        }
+        let message = format!(
+            "pattern `{}` does not compile for some languages ({}); those files skipped for this rule",
+            rule.pattern,
+            detail.join("; ")
+        );
         issues.push(None, message);
     }
     Ok(compiled)
