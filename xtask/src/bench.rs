@@ -230,7 +230,7 @@ fn report(name: &str, d: Duration, baseline: Duration) {
 }
 
 /// Peak resident set size in KiB, from `/usr/bin/time -v` when available.
-fn peak_rss(cmd: &mut Command) -> Option<u64> {
+pub(crate) fn peak_rss(cmd: &mut Command) -> Option<u64> {
     let mut timed = Command::new("/usr/bin/time");
     timed.arg("-v").arg(cmd.get_program()).args(cmd.get_args());
     let out = timed

@@ -15,7 +15,8 @@
 //!   guard's cost on a 10,000-line TypeScript file (parser on vs off), as ratios
 //!   against `cat` of the same file in the same run; `bench --ast [--reps N]` times the
 //!   `ast-edit` preview against the ast-grep CLI's on the `ast-diff` corpus (same as
-//!   `ast-diff --bench`).
+//!   `ast-diff --bench`); `bench --scale [--max-depth N] [--debug]` checks that a structural rewrite's
+//!   time and peak memory grow linearly with nesting depth and file size (`scale_bench.rs`).
 //! * `ast-diff [--bench] [--reps N] [--only TEXT] [--show N]`: differential test of
 //!   `hashline ast-edit` + `resolve apply` against the ast-grep CLI on third-party JS/TS sources
 //!   (see `ast_diff.rs`); `--bench` times both previews instead.
@@ -24,6 +25,7 @@ mod ast_bench;
 mod ast_diff;
 mod ast_tools;
 mod bench;
+mod scale_bench;
 mod tidy;
 
 use std::process::{Command, ExitCode};
@@ -43,10 +45,11 @@ fn main() -> ExitCode {
                 .collect();
             ast_diff::run(&rest)
         }
+        Some("bench") if args.iter().any(|a| a == "--scale") => scale_bench::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some("ast-diff") => ast_diff::run(&args[1..]),
         _ => Err(
-            "usage: cargo xtask <golden [--bless] | conformance | mistakes | stress [--runs N] [--seconds S] | tidy | bench [--large-mb N] [--ast] | ast-diff [--bench] [--reps N] [--only TEXT]>"
+            "usage: cargo xtask <golden [--bless] | conformance | mistakes | stress [--runs N] [--seconds S] | tidy | bench [--large-mb N] [--ast] [--scale [--max-depth N] [--debug]] | ast-diff [--bench] [--reps N] [--only TEXT]>"
                 .to_string(),
         ),
     };

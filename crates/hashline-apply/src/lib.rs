@@ -27,4 +27,4 @@ pub mod merge;
 mod outcome;
 mod pipeline;
 
-pub use outcome::{warnings_block, FileOp, FileReport, Outcome};
+pub use outcome::{not_recorded, warnings_block, FileOp, FileReport, Outcome};

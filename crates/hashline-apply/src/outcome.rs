@@ -70,6 +70,16 @@ impl Outcome {
     }
 }
 
+/// The coded warning of a snapshot the session store could not record (a read-only, full or
+/// broken state database), for every command and dialect alike: the call itself did its work
+/// (`done`: "The file was read", "The edit was written"), so it succeeds and warns, never
+/// refuses; only the session's memory of the text is missing.
+pub fn not_recorded(done: &str, e: &hashline_state::StoreError) -> String {
+    format!(
+        "[W_STATE_NOT_RECORDED] {done}, but the session state could not record it ({e}). Anchors of it work while the file is unchanged; if it changes, read it again before editing. Make the state directory (--state) writable to fix this."
+    )
+}
+
 /// The warnings block the seed tools append to their text: `\n\nWarnings:\n` and one warning
 /// per line; empty without warnings.
 pub fn warnings_block(warnings: &[String]) -> String {

@@ -45,6 +45,18 @@ pub fn preview_with_progress(
     let mut issues = Issues::default();
     let mut jobs = Vec::new();
     for candidate in &candidates {
+        // A name that could forge rows of the preview is never shown or rewritten
+        // (`hashline_core::name`); it is listed escaped.
+        if let Err(unsafe_name) = hashline_core::name::check(&candidate.display) {
+            issues.push(
+                None,
+                format!(
+                    "{}: file name holds a control character; skipped (rename it to rewrite it)",
+                    unsafe_name.shown
+                ),
+            );
+            continue;
+        }
         match explicit.or_else(|| lang::spec_for_path(&candidate.abs)) {
             Some(spec) if spec.enabled => jobs.push(Job { candidate, spec }),
             Some(spec) if candidate.explicit => issues.push(
@@ -201,19 +213,19 @@ fn compile_all(
             .iter()
             .map(|(name, why)| format!("{name}: {why}"))
             .collect();
-        let message = if failures.len() == specs.len() {
-            format!(
-                "pattern `{}` does not compile ({}); rule skipped",
-                rule.pattern,
-                detail.join("; ")
-            )
-        } else {
-            format!(
-                "pattern `{}` does not compile for some languages ({}); those files skipped for this rule",
-                rule.pattern,
-                detail.join("; ")
-            )
-        };
+        // A pattern that compiles for no language searched is a bad request (E_BAD_PATTERN);
+        // one that fails for some languages only is listed and those files skip the rule.
+        if failures.len() == specs.len() {
+            return Err(AstError::PatternDoesNotCompile {
+                pattern: rule.pattern.clone(),
+                detail: detail.join("; "),
+            });
+        }
+        let message = format!(
+            "pattern `{}` does not compile for some languages ({}); those files skipped for this rule",
+            rule.pattern,
+            detail.join("; ")
+        );
         issues.push(None, message);
     }
     Ok(compiled)

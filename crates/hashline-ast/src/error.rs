@@ -59,6 +59,16 @@ pub enum AstError {
         /// The path as the request wrote it.
         path: String,
     },
+    /// A rule's pattern compiles for none of the languages of the files searched.
+    #[error(
+        "pattern `{pattern}` does not compile ({detail}). Nothing was searched or queued; fix the pattern (`pat`) and run ast-edit again"
+    )]
+    PatternDoesNotCompile {
+        /// The pattern as written.
+        pattern: String,
+        /// Why, per language (`javascript: …`).
+        detail: String,
+    },
     /// A glob does not compile.
     #[error("invalid glob `{glob}`: {reason}")]
     BadGlob {
@@ -143,7 +153,8 @@ impl AstError {
             AstError::BadGlob { .. } => ErrorCode::BadShape,
             AstError::EmptyPattern { .. }
             | AstError::DuplicatePattern { .. }
-            | AstError::UndefinedVariable { .. } => ErrorCode::BadPattern,
+            | AstError::UndefinedVariable { .. }
+            | AstError::PatternDoesNotCompile { .. } => ErrorCode::BadPattern,
             AstError::PathNotFound { .. } => ErrorCode::FileNotFound,
             AstError::OutsideRoot { .. } => ErrorCode::OutsideRoot,
             AstError::UnsupportedLanguage { .. } | AstError::NoSupportedFiles { .. } => {

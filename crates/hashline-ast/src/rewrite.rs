@@ -118,33 +118,35 @@ pub(crate) fn rewrite_file(
     let mut nested = Vec::new();
     for compiled in rules {
         // Every match of every variant of the rule, one per byte range, in pre-order (outer
-        // before inner: tree nodes either nest or are disjoint).
+        // before inner: tree nodes either nest or are disjoint). Only the match is kept (a node
+        // and its captures); its replacement is rendered below for the outer matches alone, so
+        // that deeply nested matches cost linear, not quadratic, time and memory (issue 11 §7:
+        // rendering every nested `[$$$A]` of a 200 KB file took 9.8 GB).
         let mut seen_ranges: HashSet<(usize, usize)> = HashSet::new();
-        let mut found: Vec<(Range<usize>, Vec<u8>)> = Vec::new();
+        let mut found = Vec::new();
         for pattern in compiled.patterns.iter().filter(|p| may_match(p, src)) {
             for m in root.find_all(pattern) {
                 let r = m.range();
                 if seen_ranges.insert((r.start, r.end)) {
-                    found.push((r, m.replace_by(&compiled.fix).inserted_text));
+                    found.push((r, m));
                 }
             }
         }
         found.sort_by(|a, b| a.0.start.cmp(&b.0.start).then(b.0.end.cmp(&a.0.end)));
-        let mut outer: Option<(Range<usize>, usize)> = None;
-        for (r, inserted) in found {
+        let ranges: Vec<Range<usize>> = found.iter().map(|(r, _)| r.clone()).collect();
+        let yields = enclosing_outer(&ranges);
+        for ((r, m), outer) in found.into_iter().zip(yields) {
             let range = r.start + offset..r.end + offset;
             let (line, column) = lines.line_col(range.start);
-            if let Some((outer_range, outer_line)) = &outer {
-                if range.start < outer_range.end && range.end <= outer_range.end {
-                    nested.push(Nested {
-                        rule: compiled.rule,
-                        line,
-                        outer_line: *outer_line,
-                    });
-                    continue;
-                }
+            if let Some(o) = outer {
+                nested.push(Nested {
+                    rule: compiled.rule,
+                    line,
+                    outer_line: lines.line_col(ranges[o].start + offset).0,
+                });
+                continue;
             }
-            outer = Some((range.clone(), line));
+            let inserted = m.replace_by(&compiled.fix).inserted_text;
             let mut after = String::from_utf8_lossy(&inserted).into_owned();
             if crlf {
                 after = to_crlf(&after);
@@ -188,6 +190,26 @@ pub(crate) fn rewrite_file(
         edits: unique,
         nested,
     })
+}
+
+/// For each of `ranges` (sorted by start, then longest first), the index of the outer match it
+/// yields to, or `None` when it is an outer match itself. A range yields to the latest outer
+/// match that contains it; one pass, linear in the number of matches: the replacement text is
+/// rendered for outer matches only.
+fn enclosing_outer(ranges: &[Range<usize>]) -> Vec<Option<usize>> {
+    let mut outer: Option<usize> = None;
+    ranges
+        .iter()
+        .enumerate()
+        .map(|(i, range)| {
+            let inside =
+                outer.filter(|&o| range.start < ranges[o].end && range.end <= ranges[o].end);
+            if inside.is_none() {
+                outer = Some(i);
+            }
+            inside
+        })
+        .collect()
 }
 
 /// The texts every match of `pattern` must contain verbatim: its named terminal nodes
@@ -425,5 +447,30 @@ mod tests {
         let (out, edits, _) = rewritten(run(&[("foo($A)", "bar(\n  $A\n)")], src).expect("ok"));
         assert_eq!(out, "\u{feff}if (x) {\r\n  bar(\r\n    1\r\n  );\r\n}\r\n");
         assert_eq!((edits[0].line, edits[0].column), (2, 3));
+    }
+
+    #[test]
+    fn enclosing_outer_yields_nested_and_keeps_disjoint() {
+        // [0,10) holds [1,9) holds [2,3); [10,12) is disjoint; [11,12) inside it.
+        let ranges = [0..10, 1..9, 2..3, 10..12, 11..12];
+        assert_eq!(
+            enclosing_outer(&ranges),
+            [None, Some(0), Some(0), None, Some(3)]
+        );
+    }
+
+    #[test]
+    fn deep_nesting_renders_only_the_outer_match() {
+        // Issue 11 §7: 2,000 nested arrays; one rewrite of the outermost, 1,999 nested skipped,
+        // and the staged text is that one replacement (nothing rendered per nested match).
+        let depth = 2000;
+        let src = format!("const a = {}1{};\n", "[".repeat(depth), "]".repeat(depth));
+        let (out, edits, nested) = rewritten(run(&[("[$$$A]", "[$$$A, 0]")], &src).expect("ok"));
+        assert_eq!(edits.len(), 1);
+        assert_eq!(nested.len(), depth - 1);
+        assert!(nested.iter().all(|n| n.line == 1 && n.outer_line == 1));
+        let inner = format!("{}1{}", "[".repeat(depth - 1), "]".repeat(depth - 1));
+        assert_eq!(out, format!("const a = [{inner}, 0];\n"));
+        assert_eq!(edits[0].after.len(), inner.len() + 5);
     }
 }

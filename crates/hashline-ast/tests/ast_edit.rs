@@ -166,14 +166,15 @@ fn file_cap_sets_limit_reached() {
 }
 
 #[test]
-fn bad_pattern_is_listed_and_nothing_is_replaced() {
+fn bad_pattern_is_refused() {
     let dir = tree();
-    let p = preview(&request(dir.path(), &[("foo(", "bar(")], &["src/a.ts"])).expect("preview");
-    assert_eq!(p.total_replacements(), 0);
-    let text = p.render();
+    let err = preview(&request(dir.path(), &[("foo(", "bar(")], &["src/a.ts"]))
+        .expect_err("a pattern that compiles for no language is refused");
+    assert_eq!(err.code(), ErrorCode::BadPattern);
     assert!(
-        text.starts_with("No replacements made\nParse issues:\n- pattern `foo(` does not compile"),
-        "{text}"
+        err.to_string()
+            .starts_with("pattern `foo(` does not compile"),
+        "{err}"
     );
 }
 

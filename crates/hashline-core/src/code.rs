@@ -122,6 +122,10 @@ pub enum ErrorCode {
     /// Another process held the file's lock longer than `HASHLINE_LOCK_TIMEOUT`.
     #[serde(rename = "E_LOCK_TIMEOUT")]
     LockTimeout,
+    /// A file name holds a control character (newline, tab, escape, …) that could forge rows of
+    /// model-facing text ([`crate::name`]).
+    #[serde(rename = "E_UNSAFE_PATH")]
+    UnsafePath,
 }
 
 impl ErrorCode {
@@ -162,6 +166,7 @@ impl ErrorCode {
         ErrorCode::NotRegularFile,
         ErrorCode::FileTooLarge,
         ErrorCode::LockTimeout,
+        ErrorCode::UnsafePath,
     ];
 
     /// The code as printed: `E_STALE_ANCHOR`, ….
@@ -203,6 +208,7 @@ impl ErrorCode {
             NotRegularFile => "E_NOT_REGULAR_FILE",
             FileTooLarge => "E_FILE_TOO_LARGE",
             LockTimeout => "E_LOCK_TIMEOUT",
+            UnsafePath => "E_UNSAFE_PATH",
         }
     }
 }
@@ -272,9 +278,10 @@ mod tests {
                 NotRegularFile => 32,
                 FileTooLarge => 33,
                 LockTimeout => 34,
+                UnsafePath => 35,
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 35);
+        assert_eq!(ErrorCode::ALL.len(), 36);
         for (i, code) in ErrorCode::ALL.iter().enumerate() {
             assert_eq!(position(*code), i, "{code} out of place in ALL");
         }

@@ -7,6 +7,8 @@
 //! * [`affix`]: the common prefix and suffix of two sequences (what an edit left alone).
 //! * [`js`]: JavaScript's white space, which the seed tools trim with.
 //! * [`excerpt`]: numbered excerpts (`>NN|text`) of the lines a refusal shows.
+//! * [`kind`]: whether a file's bytes are text (the binary refusal every command shares).
+//! * [`name`]: file names in model-facing text (control characters refused or escaped).
 //! * [`code`]: the stable error codes ([`ErrorCode`]) every refusal carries.
 //! * [`block`]: the [`BlockResolver`] seam that lets `replace block N:` find a syntactic block
 //!   without this crate (or the apply crate) depending on tree-sitter.
@@ -21,6 +23,8 @@ pub mod code;
 pub mod edit;
 pub mod excerpt;
 pub mod js;
+pub mod kind;
+pub mod name;
 pub mod syntax;
 pub mod text;
 

@@ -5,9 +5,10 @@ use std::path::PathBuf;
 
 use hashline_apply::fs::{FsError, Target, Transaction, Workspace};
 use hashline_ast::{splice_matches, MatchEdit};
+use hashline_core::TextFile;
 
 use crate::error::QueueError;
-use crate::model::{PreviewId, QueuedPreview};
+use crate::model::{Fingerprint, PreviewId, QueuedPreview};
 use crate::queue::PreviewQueue;
 
 /// How many match ids an unknown-id refusal lists.
@@ -24,6 +25,10 @@ pub struct Applied {
     pub files: Vec<AppliedFile>,
     /// Problems after the write that did not undo it (e.g. the preview could not be removed).
     pub warnings: Vec<String>,
+    /// After a partial apply (`--only`), the ids of the matches not chosen: they stay queued
+    /// under the same preview id, carried onto the written bytes. Empty when the whole preview
+    /// was applied (it is removed from the queue).
+    pub pending: Vec<String>,
 }
 
 impl Applied {
@@ -59,7 +64,9 @@ impl PreviewQueue {
     /// queued); every file of the preview resolves inside `ws` and, under the workspace's
     /// inter-process locks, still has the fingerprint it had at preview time
     /// ([`QueueError::Stale`]; the preview is dropped). Then every file is written through one
-    /// [`Transaction`] (all or nothing) and the preview is removed from the queue.
+    /// [`Transaction`] (all or nothing). The preview is then removed from the queue, or, after a
+    /// partial apply, keeps the matches not chosen (same id, same match ids), their byte ranges,
+    /// lines and the fingerprints moved onto the bytes just written ([`Applied::pending`]).
     pub fn apply(
         &self,
         ws: &Workspace,
@@ -124,9 +131,16 @@ impl PreviewQueue {
             Err(e) => return Err(e.into()),
         }
         let mut warnings = Vec::new();
-        if let Err(e) = self.remove(preview.id) {
+        let rest = remainder(&preview, &files, &picked);
+        let pending: Vec<String> = rest.match_ids().map(str::to_owned).collect();
+        let kept = if pending.is_empty() {
+            self.remove(preview.id).map(|_| ())
+        } else {
+            self.replace_files(preview.id, &rest.files)
+        };
+        if let Err(e) = kept {
             warnings.push(format!(
-                "the files were written, but preview {} could not be removed from the queue ({e}); discard it with `hashline resolve discard {}`",
+                "the files were written, but preview {} could not be updated in the queue ({e}); discard it with `hashline resolve discard {}`",
                 preview.id, preview.id
             ));
         }
@@ -135,6 +149,7 @@ impl PreviewQueue {
             match_ids,
             files,
             warnings,
+            pending,
         })
     }
 
@@ -175,4 +190,40 @@ fn choose<'a>(preview: &QueuedPreview, only: &'a [String]) -> Result<HashSet<&'a
         });
     }
     Ok(wanted)
+}
+
+/// What stays queued after a partial apply: every match `picked` left out, carried onto the
+/// bytes just written (`written`, by display path): each range moves by what the applied
+/// replacements before it added or removed, its line and column are counted again, and the
+/// file's fingerprint and tag become those of the written bytes. Files not written keep theirs.
+fn remainder(
+    preview: &QueuedPreview,
+    written: &[AppliedFile],
+    picked: &dyn Fn(&MatchEdit) -> bool,
+) -> QueuedPreview {
+    let mut rest = preview.clone();
+    for file in &mut rest.files {
+        let applied: Vec<MatchEdit> = file.matches.iter().filter(|m| picked(m)).cloned().collect();
+        file.matches.retain(|m| !picked(m));
+        let Some(now) = written.iter().find(|w| w.path == file.path) else {
+            continue;
+        };
+        for m in &mut file.matches {
+            let shift: isize = applied
+                .iter()
+                .filter(|a| a.byte_range.end <= m.byte_range.start)
+                .map(|a| a.after.len() as isize - a.byte_range.len() as isize)
+                .sum();
+            let start = m.byte_range.start.saturating_add_signed(shift);
+            m.byte_range = start..start + m.byte_range.len();
+            let head = &now.after[..start.min(now.after.len())];
+            let line_start = head.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            m.line = head.iter().filter(|&&b| b == b'\n').count() + 1;
+            m.column = String::from_utf8_lossy(&head[line_start..]).chars().count() + 1;
+        }
+        file.fingerprint = Fingerprint::of(&now.after);
+        file.tag = hashline_anchor::tag::file_tag(TextFile::decode(now.after.clone()).text());
+    }
+    rest.files.retain(|f| !f.matches.is_empty());
+    rest
 }

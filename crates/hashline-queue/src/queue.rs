@@ -140,6 +140,22 @@ impl PreviewQueue {
         })
     }
 
+    /// Replace the files (and so the matches) of preview `id`, which keeps its id.
+    pub(crate) fn replace_files(
+        &self,
+        id: PreviewId,
+        files: &[crate::model::QueuedFile],
+    ) -> Result<(), QueueError> {
+        let files_json = to_json(&files)?;
+        self.with(|conn| {
+            conn.prepare_cached(
+                "UPDATE queue_preview SET files = ?3 WHERE session = ?1 AND id = ?2",
+            )?
+            .execute(params![self.session, id.get(), files_json])
+            .map(|_| ())
+        })
+    }
+
     /// Every pending preview of the session, newest first.
     pub fn list(&self) -> Result<Vec<QueuedPreview>, QueueError> {
         let rows = self.with(|conn| {

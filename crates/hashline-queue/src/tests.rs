@@ -208,6 +208,16 @@ fn only_applies_the_chosen_matches() {
     assert_eq!(applied.files.len(), 1);
     assert_eq!(read(dir.path(), "a.ts"), "foo(1);\nbar(2);\n");
     assert_eq!(read(dir.path(), "b.ts"), "foo(3);\n");
+    // The rest stays queued under the same id, carried onto the written bytes.
+    assert_eq!(applied.pending, ["1:1", "2:1"]);
+    let pending = q.list().expect("list");
+    assert_eq!(pending.len(), 1);
+    assert_eq!(pending[0].id, applied.preview.id);
+    let rest = q.apply(&ws, None, None).expect("apply the rest");
+    assert_eq!(rest.match_ids, ["1:1", "2:1"]);
+    assert!(rest.pending.is_empty());
+    assert_eq!(read(dir.path(), "a.ts"), "bar(1);\nbar(2);\n");
+    assert_eq!(read(dir.path(), "b.ts"), "bar(3);\n");
     assert!(q.list().expect("list").is_empty());
 }
 

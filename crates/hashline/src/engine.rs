@@ -5,6 +5,7 @@ use std::sync::{Arc, OnceLock};
 
 use hashline_apply::fs::{FsError, Recovery, Transaction, Workspace};
 use hashline_apply::{hash_json, hashline as hl, lineid_json, FileOp, FileReport, Outcome};
+use hashline_core::kind::FileKind;
 use hashline_core::{BlockResolver, ErrorCode, TextFile};
 use hashline_queue::{PreviewQueue, QueueError};
 use hashline_state::{MemoryStore, SnapshotStore, SqliteStore, StoreError};
@@ -274,14 +275,40 @@ impl Engine {
 
     /// `write PATH`: create or replace the whole file with `content` (kept byte for byte), then
     /// show its anchors (the auto-read) and record it in the session.
+    ///
+    /// Like `read` and `edit`, it handles text only: a binary file in place is refused
+    /// (`E_BINARY`), and so is binary `content` except with hash anchors (seed 001's host
+    /// writes any bytes); a name holding a control character is refused (`E_UNSAFE_PATH`, see
+    /// [`hashline_core::name`]).
     pub fn write(&self, path: &str, content: &[u8], anchors: Anchors) -> Outcome {
+        if let Err(e) = hashline_core::name::check(path) {
+            return Outcome::refused(e.code(), e.to_string());
+        }
+        // Seed 001's host writes any bytes and reports their count (its auto-read shows no
+        // rows of them); the other modes' auto-read would have to show binary rows.
+        let kind = hashline_core::kind::detect(content);
+        if let (FileKind::Binary(what) | FileKind::Image(what), false) =
+            (kind, anchors == Anchors::Hash)
+        {
+            return Outcome::refused(
+                ErrorCode::Binary,
+                format!("The content to write to {path} is not text ({what}). Hashline write only supports text files; nothing was written."),
+            );
+        }
         let target = match self.ws.resolve(path) {
             Ok(t) => t,
             Err(e) => return Outcome::refused(e.code(), e.to_string()),
         };
-        let outcome = (|| -> Result<FileOp, FsError> {
-            let _guard = self.ws.lock(&[&target])?;
-            let before = self.ws.read(&target)?;
+        let outcome = (|| -> Result<FileOp, (ErrorCode, String)> {
+            let fs = |e: FsError| (e.code(), e.to_string());
+            let _guard = self.ws.lock(&[&target]).map_err(fs)?;
+            let before = self.ws.read(&target).map_err(fs)?;
+            if let Some(message) = before
+                .as_deref()
+                .and_then(|b| hashline_core::kind::refusal(path, b, "write"))
+            {
+                return Err((ErrorCode::Binary, message));
+            }
             let op = if before.is_some() {
                 FileOp::Update
             } else {
@@ -289,12 +316,12 @@ impl Engine {
             };
             let mut tx = Transaction::new();
             tx.write(&target, before, content.to_vec());
-            tx.commit(&self.ws)?;
+            tx.commit(&self.ws).map_err(fs)?;
             Ok(op)
         })();
         let op = match outcome {
             Ok(op) => op,
-            Err(e) => return Outcome::refused(e.code(), e.to_string()),
+            Err((code, message)) => return Outcome::refused(code, message),
         };
         let text = TextFile::decode(content.to_vec());
         let mut read = match anchors {
@@ -332,9 +359,7 @@ impl Engine {
         );
         let mut warnings = Vec::new();
         if let Err(e) = self.store.record(key, text) {
-            warnings.push(format!(
-                "The session state was not updated ({e}); read the file before editing it."
-            ));
+            warnings.push(hashline_apply::not_recorded("The file was written", &e));
             out.push_str(&hashline_apply::warnings_block(&warnings));
         }
         Outcome {

@@ -242,10 +242,15 @@ fn discard_drops_the_preview_and_writes_nothing() {
     let apply = run(r, s, &["--json", "resolve", "apply"]);
     assert_eq!(apply.code, 1);
     assert_eq!(apply.json()["code"], "E_NO_PREVIEW");
-    let nothing = run(r, s, &["resolve", "discard"]);
-    assert_eq!(
-        (nothing.code, nothing.stdout.as_str()),
-        (0, "Nothing to discard\n")
+    // Nothing queued: `discard` refuses as `apply` does (issue 13: it exited 0).
+    let nothing = run(r, s, &["--json", "resolve", "discard"]);
+    assert_eq!(nothing.code, 1, "{nothing:?}");
+    assert_eq!(nothing.json()["code"], "E_NO_PREVIEW");
+    let plain = run(r, s, &["resolve", "discard"]);
+    assert_eq!(plain.code, 1);
+    assert!(
+        plain.stdout.starts_with("No pending ast-edit preview"),
+        "{plain:?}"
     );
 }
 
@@ -296,6 +301,41 @@ fn only_applies_the_chosen_matches_and_unknown_ids_are_refused() {
     assert_eq!(json["files"][0]["written"], true);
     assert_eq!(read(r, "a.ts"), "foo(1);\nconst y = baz(2) + 1;\n");
     assert_eq!(read(r, "b.ts"), "// b\nbaz(3);\n");
+    // Issue 13: the match not chosen stays pending, and the text says which.
+    assert_eq!(json["resolve"]["still_pending"], serde_json::json!(["1:1"]));
+    assert!(
+        json["text"].as_str().expect("text").contains(&format!(
+            "Still pending in preview {id}: 1 replacement in 1 file (1:1)."
+        )),
+        "{json}"
+    );
+    let rest = run(r, s, &["resolve", "apply", &id]);
+    assert_eq!(rest.code, 0, "{rest:?}");
+    assert_eq!(read(r, "a.ts"), "baz(1);\nconst y = baz(2) + 1;\n");
+    assert_eq!(run(r, s, &["resolve"]).stdout, "No pending previews.\n");
+}
+
+#[test]
+fn a_pattern_that_does_not_compile_is_bad_pattern() {
+    let (root, state) = setup(&[("a.ts", A)]);
+    let (r, s) = (root.path(), state.path());
+    let out = run(
+        r,
+        s,
+        &[
+            "--json", "ast-edit", "--pat", "foo(", "--out", "bar", "a.ts",
+        ],
+    );
+    assert_eq!(out.code, 1, "{out:?}");
+    let json = out.json();
+    assert_eq!(json["code"], "E_BAD_PATTERN", "{json}");
+    assert_eq!(json["ok"], false);
+    let plain = run(r, s, &["ast-edit", "--pat", "foo(", "--out", "bar", "a.ts"]);
+    assert_eq!(plain.code, 1);
+    assert!(
+        plain.stdout.starts_with("pattern `foo(` does not compile"),
+        "{plain:?}"
+    );
     assert_eq!(run(r, s, &["resolve"]).stdout, "No pending previews.\n");
 }
 

@@ -263,7 +263,7 @@ impl FrontEnd for HashJson {
     }
 
     fn store_warning(&self, e: &StoreError) -> String {
-        format!("The session state was not updated ({e}); read the file before the next edit.")
+        crate::not_recorded("The edit was written", e)
     }
 
     fn commit_error(&self, e: CommitError) -> Refusal {

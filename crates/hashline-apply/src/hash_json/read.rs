@@ -14,7 +14,6 @@
 //! BOM-free, line endings as `\n` — in the session's [`SnapshotStore`] under the target's key.
 
 mod args;
-pub mod kind;
 mod window;
 
 use std::borrow::Cow;
@@ -27,7 +26,7 @@ use crate::pipeline::files::open_for_read;
 use crate::{FileOp, FileReport, Outcome};
 
 pub use args::{parse_arg, parse_window, BadReadArg, ReadArg};
-pub use kind::{detect, FileKind, NULL_BYTES, SNIFF_WINDOW};
+pub use hashline_core::kind::{detect, FileKind, NULL_BYTES, SNIFF_WINDOW};
 pub use window::{format_size, render_window, Window, MAX_BYTES, MAX_LINES};
 
 /// How to put content into an empty file (the tail of both empty-file texts).
@@ -133,15 +132,27 @@ fn shown(display_path: &str, text: String, tag: Option<String>) -> Outcome {
     }
 }
 
-/// Records `text` under `key` and returns its hashline tag; a store failure becomes an `E_IO`
-/// refusal.
-fn record(store: &dyn SnapshotStore, key: &str, text: &str) -> Result<String, Outcome> {
-    store.record(key, text).map_err(|e| {
-        Outcome::refused(
-            ErrorCode::Io,
-            format!("Cannot record the read in the session state: {e}"),
-        )
-    })
+/// Records `text` under `key` and returns its hashline tag, or the coded warning of a store
+/// failure (the read still shows the file, as every read and edit does then).
+fn record(store: &dyn SnapshotStore, key: &str, text: &str) -> Result<String, String> {
+    store
+        .record(key, text)
+        .map_err(|e| crate::not_recorded("The file was read", &e))
+}
+
+/// A read's outcome after [`record`]: shown with its tag, or shown with the warning.
+fn recorded(display_path: &str, text: String, tag: Result<String, String>) -> Outcome {
+    match tag {
+        Ok(tag) => shown(display_path, text, Some(tag)),
+        Err(warning) => {
+            let warnings = vec![warning];
+            let text = text + &crate::warnings_block(&warnings);
+            Outcome {
+                warnings,
+                ..shown(display_path, text, None)
+            }
+        }
+    }
 }
 
 /// The pure core: validates `offset` / `limit`, then renders what `source` holds for the path
@@ -214,10 +225,11 @@ pub fn render_parsed(
                 None,
             );
         }
-        return match record(store, key, text) {
-            Ok(tag) => shown(display_path, EMPTY_FILE.to_owned(), Some(tag)),
-            Err(refusal) => refusal,
-        };
+        return recorded(
+            display_path,
+            EMPTY_FILE.to_owned(),
+            record(store, key, text),
+        );
     }
     if offset > total {
         return shown(
@@ -237,10 +249,7 @@ pub fn render_parsed(
         out.push_str("\n\n");
         out.push_str(NON_UTF8_NOTE);
     }
-    match record(store, key, text) {
-        Ok(tag) => shown(display_path, out, Some(tag)),
-        Err(refusal) => refusal,
-    }
+    recorded(display_path, out, record(store, key, text))
 }
 
 /// The refusal for a non-text file.

@@ -40,3 +40,12 @@ impl From<crate::guard::GuardRefusal> for Refusal {
         }
     }
 }
+
+impl From<crate::pipeline::files::FileRefusal> for Refusal {
+    fn from(e: crate::pipeline::files::FileRefusal) -> Refusal {
+        Refusal {
+            code: e.code,
+            message: e.message,
+        }
+    }
+}

@@ -90,6 +90,9 @@ impl FrontEnd for Hashline<'_> {
                 &section.path,
             )));
         };
+        if let Some(message) = hashline_core::kind::refusal(&section.path, &bytes, "edit") {
+            return Err(HashlineError::Fs(hashline_core::ErrorCode::Binary, message));
+        }
         let live = TextFile::decode(bytes);
         let ctx = BlockCtx {
             resolver: self.opts.resolver,
@@ -151,7 +154,7 @@ impl FrontEnd for Hashline<'_> {
     }
 
     fn store_warning(&self, e: &StoreError) -> String {
-        format!("The edit was written, but the session store could not record it: {e}")
+        crate::not_recorded("The edit was written", e)
     }
 
     fn commit_error(&self, e: CommitError) -> HashlineError {

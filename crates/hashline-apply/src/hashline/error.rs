@@ -79,3 +79,9 @@ impl From<crate::fs::FsError> for HashlineError {
         HashlineError::Fs(e.code(), e.to_string())
     }
 }
+
+impl From<crate::pipeline::files::FileRefusal> for HashlineError {
+    fn from(e: crate::pipeline::files::FileRefusal) -> Self {
+        HashlineError::Fs(e.code, e.message)
+    }
+}

@@ -28,7 +28,7 @@ pub fn read(
         Err(e) => return Outcome::refused(e.code(), e.to_string()),
     };
     let target = &opened.target;
-    let text = match read_text(ws, &opened) {
+    let text = match read_text(ws, &opened, hashline_core::kind::Nul::Binary) {
         Ok(Some(text)) => text,
         Ok(None) => {
             return Outcome::refused(ErrorCode::FileNotFound, messages::file_not_found(path))
@@ -39,15 +39,19 @@ pub fn read(
     if let Err(e) = check_read_range(text, offset) {
         return Outcome::refused(e.code(), e.to_string());
     }
-    if let Err(e) = store.record(&target.key, text) {
-        return Outcome::refused(ErrorCode::Io, e.to_string());
-    }
-    let shown = render_read(path, text, offset, limit);
+    // A store failure does not hide the file: the read warns, as an edit does.
+    let warnings: Vec<String> = store
+        .record(&target.key, text)
+        .err()
+        .map(|e| crate::not_recorded("The file was read", &e))
+        .into_iter()
+        .collect();
+    let shown = render_read(path, text, offset, limit) + &crate::warnings_block(&warnings);
     Outcome {
         ok: true,
         code: None,
         text: shown,
-        warnings: Vec::new(),
+        warnings,
         files: vec![read_report(path, text)],
     }
 }

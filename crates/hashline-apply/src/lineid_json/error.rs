@@ -117,3 +117,12 @@ impl EngineError {
         format!("Error: {self}")
     }
 }
+
+impl From<crate::pipeline::files::FileRefusal> for EngineError {
+    fn from(e: crate::pipeline::files::FileRefusal) -> Self {
+        EngineError::Io {
+            code: e.code,
+            message: e.message,
+        }
+    }
+}

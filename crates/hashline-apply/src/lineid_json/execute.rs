@@ -3,6 +3,7 @@
 //! and the exact result strings; everything else is `crate::pipeline::execute`.
 
 use hashline_anchor::lineid::{canonical_lines, render_read, render_row};
+use hashline_core::kind::Nul;
 use hashline_core::{Edit, ErrorCode, SpliceError, TextFile};
 use hashline_state::{SnapshotStore, StoreError};
 use hashline_syntax::lineid_json::{parse_request, EditOp, Request};
@@ -15,7 +16,7 @@ use crate::diff::first_changed_line;
 use crate::fs::{FsError, Workspace};
 use crate::pipeline::commit::CommitError;
 use crate::pipeline::execute::{execute, EditPlan, FrontEnd, Intent, Land, Opened, Plan, Run};
-use crate::pipeline::files::{open_for_read, read_text};
+use crate::pipeline::files::{open_for_read, read_text, text_only, FileRefusal};
 use crate::pipeline::report::{change_report, read_report};
 use crate::pipeline::stage::Spliced;
 use crate::{FileOp, FileReport, Outcome};
@@ -25,6 +26,13 @@ fn commit_error(e: CommitError) -> EngineError {
     EngineError::Io {
         code: e.code(),
         message: e.to_string(),
+    }
+}
+
+fn refusal(e: FileRefusal) -> EngineError {
+    EngineError::Io {
+        code: e.code,
+        message: e.message,
     }
 }
 
@@ -45,19 +53,19 @@ pub fn read(
     limit: Option<usize>,
 ) -> Outcome {
     let run = || -> Result<Outcome, EngineError> {
-        let opened = open_for_read(ws, path).map_err(fs_error)?;
-        let text = read_text(ws, &opened)
-            .map_err(fs_error)?
+        let opened = open_for_read(ws, path).map_err(refusal)?;
+        let text = read_text(ws, &opened, Nul::TextIfUtf8)
+            .map_err(refusal)?
             .ok_or_else(|| EngineError::NotFound { path: path.into() })?;
         let mut warnings = Vec::new();
         if let Err(e) = store.record(&opened.target.key, &text) {
-            warnings.push(format!("session store: {e}"));
+            warnings.push(crate::not_recorded("The file was read", &e));
         }
         let report = read_report(path, &text);
         Ok(Outcome {
             ok: true,
             code: None,
-            text: render_read(&text, offset, limit),
+            text: render_read(&text, offset, limit) + &crate::warnings_block(&warnings),
             warnings,
             files: vec![report],
         })
@@ -248,6 +256,9 @@ impl FrontEnd for LineId {
                 });
             }
         }
+        if let Some(bytes) = &opened.bytes {
+            text_only(&req.file_path, bytes, "edit", Nul::TextIfUtf8)?;
+        }
         let file = TextFile::decode(opened.bytes.unwrap_or_default());
         let disk_lines = canonical_lines(file.text());
         let warnings = &mut self.warnings;
@@ -330,7 +341,7 @@ impl FrontEnd for LineId {
     }
 
     fn store_warning(&self, e: &StoreError) -> String {
-        format!("session store: {e}")
+        crate::not_recorded("The edit was written", e)
     }
 
     fn commit_error(&self, e: CommitError) -> EngineError {

@@ -6,6 +6,7 @@
 //! splices, runs the guard, encodes with the re-read rule; then commits every changed file in
 //! one transaction and records the new texts. The front end renders what came back.
 
+use hashline_core::name::{self, UnsafeName};
 use hashline_core::Edit;
 use hashline_state::{SnapshotStore, StoreError};
 
@@ -14,6 +15,7 @@ use crate::guard::GuardOptions;
 
 use super::commit::{Landing, Recorder, Staged};
 use super::disk::Disk;
+use super::files::FileRefusal;
 use super::stage::{guard_and_encode, splice_file, Front, REREAD_DIFFERS};
 
 pub(crate) use super::front::{Done, EditPlan, FrontEnd, Guarded, Intent, Land, Opened, Plan};
@@ -48,7 +50,11 @@ pub(crate) fn execute<F: FrontEnd>(
     let mut done: Vec<Done> = Vec::with_capacity(intents.len());
     for (i, resolved) in resolved.into_iter().enumerate() {
         front.begin(i)?;
-        let (target, dest) = resolved.map_err(|e| front.fs_error(i, e))?;
+        let (target, dest) = match resolved {
+            Ok(r) => r,
+            Err(Unresolved::Name(e)) => return Err(FileRefusal::from(e).into()),
+            Err(Unresolved::Fs(e)) => return Err(front.fs_error(i, e)),
+        };
         let bytes = disk.read(&target).map_err(|e| front.fs_error(i, e))?;
         let opened = Opened {
             index: i,
@@ -94,13 +100,26 @@ pub(crate) fn execute<F: FrontEnd>(
     Ok(done)
 }
 
+/// Why a file's names did not resolve.
+enum Unresolved {
+    /// A name holds a control character ([`hashline_core::name`]): refused before anything is
+    /// opened, for every dialect.
+    Name(UnsafeName),
+    /// The file system refused it (outside the root, a directory on the way).
+    Fs(FsError),
+}
+
 /// A file's target and the destination of its move, or why its names did not resolve.
-type Resolved = Result<(Target, Option<Target>), FsError>;
+type Resolved = Result<(Target, Option<Target>), Unresolved>;
 
 fn resolve(disk: &dyn Disk, intent: &Intent) -> Resolved {
-    let target = disk.resolve(&intent.path)?;
+    let named = |path: &str| -> Result<Target, Unresolved> {
+        name::check(path).map_err(Unresolved::Name)?;
+        disk.resolve(path).map_err(Unresolved::Fs)
+    };
+    let target = named(&intent.path)?;
     let dest = match &intent.dest {
-        Some(d) => Some(disk.resolve(d)?).filter(|d| d.real != target.real),
+        Some(d) => Some(named(d)?).filter(|d| d.real != target.real),
         None => None,
     };
     Ok((target, dest))
@@ -257,6 +276,12 @@ mod tests {
     impl From<GuardRefusal> for Refused {
         fn from(g: GuardRefusal) -> Refused {
             Refused(g.code, g.message)
+        }
+    }
+
+    impl From<FileRefusal> for Refused {
+        fn from(e: FileRefusal) -> Refused {
+            Refused(e.code, e.message)
         }
     }
 

@@ -1,9 +1,64 @@
 //! File-level steps outside the executor: the read-only check, and the open-and-decode of a
 //! `read` command.
 
-use hashline_core::TextFile;
+use hashline_core::kind::Nul;
+use hashline_core::{name, ErrorCode, TextFile};
 
 use crate::fs::{FsError, LockGuard, Target, Workspace};
+
+/// A refusal of a file-level step: its stable code and the model-facing message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub(crate) struct FileRefusal {
+    /// The stable code.
+    pub code: ErrorCode,
+    /// What the model reads.
+    pub message: String,
+}
+
+impl FileRefusal {
+    /// The stable code.
+    pub fn code(&self) -> ErrorCode {
+        self.code
+    }
+}
+
+impl From<FsError> for FileRefusal {
+    fn from(e: FsError) -> Self {
+        FileRefusal {
+            code: e.code(),
+            message: e.to_string(),
+        }
+    }
+}
+
+impl From<name::UnsafeName> for FileRefusal {
+    fn from(e: name::UnsafeName) -> Self {
+        FileRefusal {
+            code: e.code(),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// `path` resolved for any command, after the file-name rule of [`hashline_core::name`]: a name
+/// holding a control character is refused (`E_UNSAFE_PATH`) before anything is opened.
+pub(crate) fn resolve(ws: &Workspace, path: &str) -> Result<Target, FileRefusal> {
+    name::check(path)?;
+    Ok(ws.resolve(path)?)
+}
+
+/// `Err` with the shared binary refusal ([`hashline_core::kind::refusal_with`]) when `bytes` are
+/// not text under the NUL rule `nul`; `verb` is the command (`read`, `edit`).
+pub(crate) fn text_only(path: &str, bytes: &[u8], verb: &str, nul: Nul) -> Result<(), FileRefusal> {
+    match hashline_core::kind::refusal_with(path, bytes, verb, nul) {
+        None => Ok(()),
+        Some(message) => Err(FileRefusal {
+            code: ErrorCode::Binary,
+            message,
+        }),
+    }
+}
 
 /// Whether the file exists and its permissions forbid writing it.
 pub(crate) fn is_read_only(target: &Target) -> bool {
@@ -21,8 +76,8 @@ pub(crate) struct ForRead {
 
 /// Resolve `path` for a read and take the read lock: a hard-linked file is rewritten in place,
 /// so the read waits for a running edit rather than show half.
-pub(crate) fn open_for_read(ws: &Workspace, path: &str) -> Result<ForRead, FsError> {
-    let target = ws.resolve(path)?;
+pub(crate) fn open_for_read(ws: &Workspace, path: &str) -> Result<ForRead, FileRefusal> {
+    let target = resolve(ws, path)?;
     let guard = ws.lock_for_read(&target)?;
     Ok(ForRead {
         target,
@@ -30,10 +85,17 @@ pub(crate) fn open_for_read(ws: &Workspace, path: &str) -> Result<ForRead, FsErr
     })
 }
 
-/// The LF text of an opened file, `None` when it does not exist. Only the text is kept: the
-/// bytes are dropped as soon as they are decoded (a 100 MB file is 100 MB less peak memory).
-pub(crate) fn read_text(ws: &Workspace, file: &ForRead) -> Result<Option<String>, FsError> {
-    Ok(ws
-        .read(&file.target)?
-        .map(|bytes| TextFile::decode(bytes).into_parts().1))
+/// The LF text of an opened file, `None` when it does not exist; a binary file is refused
+/// ([`text_only`]). Only the text is kept: the bytes are dropped as soon as they are decoded
+/// (a 100 MB file is 100 MB less peak memory).
+pub(crate) fn read_text(
+    ws: &Workspace,
+    file: &ForRead,
+    nul: Nul,
+) -> Result<Option<String>, FileRefusal> {
+    let Some(bytes) = ws.read(&file.target)? else {
+        return Ok(None);
+    };
+    text_only(&file.target.display, &bytes, "read", nul)?;
+    Ok(Some(TextFile::decode(bytes).into_parts().1))
 }

@@ -10,6 +10,7 @@ use crate::guard::GuardRefusal;
 
 use super::commit::CommitError;
 use super::disk::Disk;
+use super::files::FileRefusal;
 use super::stage::Spliced;
 
 /// One file a request names.
@@ -117,8 +118,8 @@ pub(crate) struct Done {
 
 /// What a dialect supplies: its request's files, its checks and plans, its seed's words.
 pub(crate) trait FrontEnd {
-    /// The dialect's refusal.
-    type Error: From<GuardRefusal>;
+    /// The dialect's refusal (a guard's or a file-level refusal is taken over as it is).
+    type Error: From<GuardRefusal> + From<FileRefusal>;
     /// The files the request names, in its order.
     fn intents(&self) -> Vec<Intent>;
     /// Checks of file `i` that come before its path is resolved (a section's own parse).

@@ -135,6 +135,10 @@ impl Engine {
             ResolveAction::Apply { id, only } => queue
                 .apply(&self.ws, *id, only.as_deref())
                 .map(|applied| self.applied(applied)),
+            // Nothing queued is a refusal for `discard` as for `apply` (E_NO_PREVIEW, exit 1).
+            ResolveAction::Discard { id: None } if queue.list()?.is_empty() => {
+                Err(QueueError::NoPreview { id: None })
+            }
             ResolveAction::Discard { id } => queue.discard(*id).map(discarded),
             ResolveAction::List => queue.list().map(|pending| listed(&pending)),
         });
@@ -149,6 +153,7 @@ impl Engine {
             match_ids,
             files: written,
             mut warnings,
+            pending,
         } = applied;
         let mut headers = Vec::new();
         let mut files = Vec::new();
@@ -165,7 +170,8 @@ impl Engine {
                 Ok(Some(tag)) => tag,
                 Ok(None) => hashline_anchor::tag::file_tag(after.text()),
                 Err(e) => {
-                    warnings.push(format!("{}: not recorded in the session ({e})", f.path));
+                    let done = format!("{} was written", f.path);
+                    warnings.push(hashline_apply::not_recorded(&done, &e));
                     hashline_anchor::tag::file_tag(after.text())
                 }
             };
@@ -185,14 +191,31 @@ impl Engine {
             text.push('\n');
             text.push_str(h);
         }
+        if !pending.is_empty() {
+            // A partial `--only` apply: the rest stays queued under the same id and match ids.
+            text.push_str(&format!(
+                "\nStill pending in preview {id}: {count} ({ids}). Apply them with `hashline resolve apply {id}` (or `--only` some), or drop them with `hashline resolve discard {id}`.",
+                id = preview.id,
+                count = replacements_in_files(pending.len(), pending_files(&pending)),
+                ids = pending.join(", "),
+            ));
+        }
         ResolveOutcome {
             outcome: success_with(text, warnings, files),
             resolve: ResolveReport {
                 action: "apply",
                 id: Some(preview.id),
                 matches: match_ids,
+                still_pending: pending,
                 pending: Vec::new(),
             },
         }
     }
+}
+
+/// How many files the match ids `FILE:MATCH` name.
+fn pending_files(ids: &[String]) -> usize {
+    let mut files: Vec<&str> = ids.iter().filter_map(|i| i.split(':').next()).collect();
+    files.dedup();
+    files.len()
 }

@@ -63,6 +63,7 @@ pub(super) fn discarded(preview: Option<QueuedPreview>) -> ResolveOutcome {
             action: "discard",
             id,
             matches: Vec::new(),
+            still_pending: Vec::new(),
             pending: Vec::new(),
         },
     }
@@ -124,6 +125,7 @@ pub(super) fn listed(pending: &[QueuedPreview]) -> ResolveOutcome {
             action: "list",
             id: None,
             matches: Vec::new(),
+            still_pending: Vec::new(),
             pending: pending
                 .iter()
                 .map(|p| PendingReport {
@@ -165,6 +167,7 @@ pub(super) fn refused_resolve(action: &ResolveAction, e: &QueueError) -> Resolve
             action: name,
             id,
             matches: Vec::new(),
+            still_pending: Vec::new(),
             pending: Vec::new(),
         },
     }

@@ -99,6 +99,8 @@ pub struct ResolveReport {
     pub id: Option<PreviewId>,
     /// Ids of the matches written (apply).
     pub matches: Vec<String>,
+    /// Ids of the matches a partial apply (`--only`) left queued under the same preview id.
+    pub still_pending: Vec<String>,
     /// The pending previews, newest first (list).
     pub pending: Vec<PendingReport>,
 }

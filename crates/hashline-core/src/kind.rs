@@ -1,5 +1,8 @@
-//! File kind detection of the hash-json `read` (seed 001 §9): magic numbers in the first
-//! 8 KiB, then NUL bytes anywhere.
+//! Whether a file's bytes are text: the one classifier every command shares (`read` in every
+//! anchor mode, `edit` in every dialect, `write`). Magic numbers in the first 8 KiB (seed 001
+//! §9), then NUL bytes anywhere. Invalid UTF-8 alone does not make a file binary: a Latin-1
+//! file is text, shown with U+FFFD and edited with its untouched lines' bytes kept
+//! (DEVIATIONS §2).
 
 /// How many leading bytes the magic-number detector looks at.
 pub const SNIFF_WINDOW: usize = 8192;
@@ -119,6 +122,52 @@ pub fn detect(bytes: &[u8]) -> FileKind {
     FileKind::Text
 }
 
+/// How NUL bytes count. The rule is [`Nul::Binary`] everywhere but in the lineid dialect,
+/// whose seed (004) reads NUL-bearing UTF-8 text as text (its conformance vectors
+/// `control-chars.txt` and the hash cases hold `nul\0inside`), so there [`Nul::TextIfUtf8`]:
+/// NUL bytes in a file that is valid UTF-8 throughout are shown; every magic number, and NUL
+/// bytes in anything else, still refuse.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Nul {
+    /// Any NUL byte makes the file binary (seeds 000 and 001).
+    Binary,
+    /// NUL bytes in valid UTF-8 are text (seed 004).
+    TextIfUtf8,
+}
+
+/// [`detect`] under the NUL rule `nul`.
+pub fn detect_with(bytes: &[u8], nul: Nul) -> FileKind {
+    match detect(bytes) {
+        FileKind::Binary(NULL_BYTES)
+            if nul == Nul::TextIfUtf8 && std::str::from_utf8(bytes).is_ok() =>
+        {
+            FileKind::Text
+        }
+        kind => kind,
+    }
+}
+
+/// The refusal text of a non-text file at `path` for command `verb` (`read`, `edit`, `write`),
+/// or `None` when `bytes` are text. One wording for every anchor mode and dialect (the
+/// hash-json `read`, which shows images, keeps the seed's own).
+pub fn refusal(path: &str, bytes: &[u8], verb: &str) -> Option<String> {
+    refusal_with(path, bytes, verb, Nul::Binary)
+}
+
+/// [`refusal`] under the NUL rule `nul`.
+pub fn refusal_with(path: &str, bytes: &[u8], verb: &str, nul: Nul) -> Option<String> {
+    let path = crate::name::display(path);
+    match detect_with(bytes, nul) {
+        FileKind::Text => None,
+        FileKind::Image(mime) => Some(format!(
+            "Path is an image file: {path} ({mime}). Hashline {verb} only supports text files."
+        )),
+        FileKind::Binary(what) => Some(format!(
+            "Path is a binary file: {path} ({what}). Hashline {verb} only supports text files."
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,5 +200,40 @@ mod tests {
         let mut late_nul = vec![b'a'; SNIFF_WINDOW * 3];
         late_nul.push(0);
         assert_eq!(detect(&late_nul), FileKind::Binary(NULL_BYTES));
+    }
+
+    #[test]
+    fn lineid_rule_keeps_nul_in_utf8_only() {
+        assert_eq!(
+            detect_with(b"nul\0inside\n", Nul::TextIfUtf8),
+            FileKind::Text
+        );
+        assert_eq!(
+            detect_with(b"\xff\0\x01", Nul::TextIfUtf8),
+            FileKind::Binary(NULL_BYTES)
+        );
+        assert_eq!(
+            detect_with(b"\x7FELF\x02\x01", Nul::TextIfUtf8),
+            FileKind::Binary("application/x-elf")
+        );
+        assert_eq!(
+            detect_with(b"a\0b", Nul::Binary),
+            FileKind::Binary(NULL_BYTES)
+        );
+    }
+
+    #[test]
+    fn refusal_names_the_kind() {
+        assert_eq!(refusal("a.txt", b"text\n", "read"), None);
+        assert_eq!(
+            refusal("a.bin", b"a\0b", "edit").as_deref(),
+            Some("Path is a binary file: a.bin (null bytes detected). Hashline edit only supports text files.")
+        );
+        assert_eq!(
+            refusal("p.png", b"\x89PNG\r\n\x1A\n", "read").as_deref(),
+            Some(
+                "Path is an image file: p.png (image/png). Hashline read only supports text files."
+            )
+        );
     }
 }

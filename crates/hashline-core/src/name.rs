@@ -1,0 +1,94 @@
+//! File names in model-facing text: the one rule every command shares.
+//!
+//! A path is copied into text the model reads (a `¶PATH#TAG` header, `Updated PATH`, a refusal,
+//! an `ast-edit` preview). A name holding a line break could start a row of its own there and
+//! forge anchors or results, and terminal escapes or bidirectional overrides could hide what a
+//! name is. So a name holding an *unsafe* character — a Unicode control character (C0 such as
+//! newline, CR, tab, ESC; DEL; C1), a line or paragraph separator (U+2028, U+2029) or a
+//! bidirectional embedding, override or isolate (U+202A–U+202E, U+2066–U+2069) — is refused by
+//! `read`, `edit` and `write` before anything is opened ([`check`], `E_UNSAFE_PATH`), and skipped
+//! by `ast-edit`'s directory walk. Wherever such a name still has to be named (the refusal
+//! itself, the list of skipped files), it is shown escaped ([`display`]): `a\nb.txt`.
+
+/// Whether `c` may not appear verbatim in model-facing text.
+pub fn is_unsafe(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `path` as it may be shown: unchanged when it holds no unsafe character, else with each
+/// unsafe character (and each backslash, so the escape is unambiguous) escaped as Rust does
+/// (`\n`, `\t`, `\u{1b}`).
+pub fn display(path: &str) -> std::borrow::Cow<'_, str> {
+    if !path.chars().any(is_unsafe) {
+        return std::borrow::Cow::Borrowed(path);
+    }
+    let mut out = String::with_capacity(path.len() + 8);
+    for c in path.chars() {
+        if is_unsafe(c) || c == '\\' {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// The refusal of a path that holds an unsafe character (see the module documentation).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "File name holds a control character: {shown}. Hashline does not read or edit files whose names hold control characters (newline, tab, escape, …): such a name could forge rows of its output. Rename the file first."
+)]
+pub struct UnsafeName {
+    /// The path, escaped.
+    pub shown: String,
+}
+
+impl UnsafeName {
+    /// The stable code of this refusal.
+    pub fn code(&self) -> crate::ErrorCode {
+        crate::ErrorCode::UnsafePath
+    }
+}
+
+/// `Ok` when `path` holds no unsafe character.
+pub fn check(path: &str) -> Result<(), UnsafeName> {
+    if path.chars().any(is_unsafe) {
+        Err(UnsafeName {
+            shown: display(path).into_owned(),
+        })
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn safe_names_pass_unchanged() {
+        for p in ["a.txt", "my file.txt", "dir/naïve #1.rs", "C:\\x"] {
+            assert!(check(p).is_ok(), "{p}");
+        }
+        assert_eq!(display("my file.txt"), "my file.txt");
+    }
+
+    #[test]
+    fn unsafe_names_are_refused_and_escaped() {
+        for (p, shown) in [
+            ("a\nb.txt", "a\\nb.txt"),
+            ("a\rb", "a\\rb"),
+            ("tab\there", "tab\\there"),
+            ("esc\u{1b}[31m", "esc\\u{1b}[31m"),
+            ("x\u{202E}txt.exe", "x\\u{202e}txt.exe"),
+            ("ls\u{2028}x", "ls\\u{2028}x"),
+            ("back\\slash\n", "back\\\\slash\\n"),
+        ] {
+            let err = check(p).expect_err(p);
+            assert_eq!(err.shown, shown);
+            assert!(!err.to_string().contains('\n'), "{err}");
+            assert_eq!(err.code(), crate::ErrorCode::UnsafePath);
+        }
+    }
+}
