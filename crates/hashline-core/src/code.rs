@@ -113,6 +113,18 @@ pub enum ErrorCode {
     /// payload does not restate, or it leaves a line behind that the payload replaces.
     #[serde(rename = "E_RANGE_BOUNDARY")]
     RangeBoundary,
+    /// The text to replace does not occur in the file (str-replace).
+    #[serde(rename = "E_NO_MATCH")]
+    NoMatch,
+    /// The text to replace occurs more than once (str-replace).
+    #[serde(rename = "E_AMBIGUOUS_MATCH")]
+    AmbiguousMatch,
+    /// There is no edit of the file in this session to undo (str-replace `undo_edit`).
+    #[serde(rename = "E_NO_HISTORY")]
+    NoHistory,
+    /// The file is larger than the tool's limit (str-replace).
+    #[serde(rename = "E_TOO_LARGE")]
+    TooLarge,
 }
 
 impl ErrorCode {
@@ -150,6 +162,10 @@ impl ErrorCode {
         ErrorCode::PayloadContaminated,
         ErrorCode::Indentation,
         ErrorCode::RangeBoundary,
+        ErrorCode::NoMatch,
+        ErrorCode::AmbiguousMatch,
+        ErrorCode::NoHistory,
+        ErrorCode::TooLarge,
     ];
 
     /// The code as printed: `E_STALE_ANCHOR`, ….
@@ -188,6 +204,10 @@ impl ErrorCode {
             PayloadContaminated => "E_PAYLOAD_CONTAMINATED",
             Indentation => "E_INDENTATION",
             RangeBoundary => "E_RANGE_BOUNDARY",
+            NoMatch => "E_NO_MATCH",
+            AmbiguousMatch => "E_AMBIGUOUS_MATCH",
+            NoHistory => "E_NO_HISTORY",
+            TooLarge => "E_TOO_LARGE",
         }
     }
 }
@@ -254,9 +274,13 @@ mod tests {
                 PayloadContaminated => 29,
                 Indentation => 30,
                 RangeBoundary => 31,
+                NoMatch => 32,
+                AmbiguousMatch => 33,
+                NoHistory => 34,
+                TooLarge => 35,
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 32);
+        assert_eq!(ErrorCode::ALL.len(), 36);
         for (i, code) in ErrorCode::ALL.iter().enumerate() {
             assert_eq!(position(*code), i, "{code} out of place in ALL");
         }

@@ -25,8 +25,6 @@ pub(crate) mod disk;
 pub(crate) mod execute;
 pub(crate) mod files;
 pub(crate) mod front;
-// Used by the text-matching front ends (str-replace, apply-patch) as they land.
-#[allow(dead_code)]
 pub(crate) mod recorded;
 pub(crate) mod report;
 pub(crate) mod stage;

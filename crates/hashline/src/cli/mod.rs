@@ -54,6 +54,7 @@ pub fn main() -> ExitCode {
         }
         Command::Edit {
             dialect,
+            max_file_mb,
             dry_run,
             allow_syntax_errors,
             file,
@@ -62,6 +63,7 @@ pub fn main() -> ExitCode {
                 let options = EditOptions {
                     dry_run: *dry_run,
                     allow_syntax_errors: *allow_syntax_errors,
+                    max_file_mb: *max_file_mb,
                 };
                 let outcome = engine.edit_with(&text, *dialect, &options);
                 output::explain_parse_error(&outcome, &text);
