@@ -26,5 +26,6 @@ pub mod lineid_json;
 pub mod merge;
 mod outcome;
 mod pipeline;
+pub mod str_replace;
 
 pub use outcome::{not_recorded, warnings_block, FileOp, FileReport, Outcome};

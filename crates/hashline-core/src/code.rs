@@ -126,6 +126,15 @@ pub enum ErrorCode {
     /// model-facing text ([`crate::name`]).
     #[serde(rename = "E_UNSAFE_PATH")]
     UnsafePath,
+    /// The text to replace does not occur in the file (str-replace).
+    #[serde(rename = "E_NO_MATCH")]
+    NoMatch,
+    /// The text to replace occurs more than once (str-replace).
+    #[serde(rename = "E_AMBIGUOUS_MATCH")]
+    AmbiguousMatch,
+    /// There is no edit of the file in this session to undo (str-replace `undo_edit`).
+    #[serde(rename = "E_NO_HISTORY")]
+    NoHistory,
 }
 
 impl ErrorCode {
@@ -167,6 +176,9 @@ impl ErrorCode {
         ErrorCode::FileTooLarge,
         ErrorCode::LockTimeout,
         ErrorCode::UnsafePath,
+        ErrorCode::NoMatch,
+        ErrorCode::AmbiguousMatch,
+        ErrorCode::NoHistory,
     ];
 
     /// The code as printed: `E_STALE_ANCHOR`, ….
@@ -209,6 +221,9 @@ impl ErrorCode {
             FileTooLarge => "E_FILE_TOO_LARGE",
             LockTimeout => "E_LOCK_TIMEOUT",
             UnsafePath => "E_UNSAFE_PATH",
+            NoMatch => "E_NO_MATCH",
+            AmbiguousMatch => "E_AMBIGUOUS_MATCH",
+            NoHistory => "E_NO_HISTORY",
         }
     }
 }
@@ -279,9 +294,12 @@ mod tests {
                 FileTooLarge => 33,
                 LockTimeout => 34,
                 UnsafePath => 35,
+                NoMatch => 36,
+                AmbiguousMatch => 37,
+                NoHistory => 38,
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 36);
+        assert_eq!(ErrorCode::ALL.len(), 39);
         for (i, code) in ErrorCode::ALL.iter().enumerate() {
             assert_eq!(position(*code), i, "{code} out of place in ALL");
         }

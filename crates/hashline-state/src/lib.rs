@@ -13,6 +13,7 @@ mod limits;
 mod memory;
 #[cfg(feature = "sqlite")]
 mod sqlite;
+mod undo;
 
 pub(crate) use hashline_anchor::tag::file_tag;
 pub(crate) use limits::{now_ms, Limits};
@@ -24,6 +25,7 @@ pub use memory::MemoryStore;
 pub use rusqlite;
 #[cfg(feature = "sqlite")]
 pub use sqlite::{SqliteStore, DB_FILE as SQLITE_DB_FILE, SCHEMA_VERSION as SQLITE_SCHEMA_VERSION};
+pub use undo::{UndoEntry, MAX_UNDO};
 
 /// Paths a store keeps at most (the seed's limit).
 pub const MAX_PATHS: usize = 30;
@@ -96,6 +98,11 @@ pub trait SnapshotStore: Send + Sync {
             .iter()
             .any(|v| v.tag == tag && v.text != text))
     }
+    /// Push `entry` as the newest undo entry of `path`; the oldest beyond [`MAX_UNDO`] is
+    /// dropped.
+    fn push_undo(&self, path: &str, entry: &UndoEntry) -> Result<(), StoreError>;
+    /// Remove and return the newest undo entry of `path`.
+    fn pop_undo(&self, path: &str) -> Result<Option<UndoEntry>, StoreError>;
     /// Forget `path`.
     fn invalidate(&self, path: &str) -> Result<(), StoreError>;
     /// Forget everything.

@@ -6,7 +6,10 @@
 
 use std::sync::{Mutex, MutexGuard};
 
-use crate::{now_ms, Limits, Snapshot, SnapshotStore, StoreError, MAX_PATHS, MAX_VERSIONS};
+use crate::{
+    now_ms, Limits, Snapshot, SnapshotStore, StoreError, UndoEntry, MAX_PATHS, MAX_UNDO,
+    MAX_VERSIONS,
+};
 
 /// One path's versions, newest first.
 #[derive(Debug)]
@@ -23,6 +26,8 @@ pub struct MemoryStore {
     limits: Limits,
     /// Most recently used first.
     paths: Mutex<Vec<PathEntry>>,
+    /// Undo entries per path, oldest first; most recently pushed path first.
+    undo: Mutex<Vec<(String, Vec<UndoEntry>)>>,
 }
 
 impl Default for MemoryStore {
@@ -43,6 +48,7 @@ impl MemoryStore {
         MemoryStore {
             limits: Limits::new(max_paths, max_versions),
             paths: Mutex::new(Vec::new()),
+            undo: Mutex::new(Vec::new()),
         }
     }
 
@@ -66,6 +72,35 @@ fn touch<'a>(paths: &'a mut Vec<PathEntry>, path: &str) -> Option<&'a mut PathEn
 }
 
 impl SnapshotStore for MemoryStore {
+    fn push_undo(&self, path: &str, entry: &UndoEntry) -> Result<(), StoreError> {
+        let mut undo = self
+            .undo
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut entries = match undo.iter().position(|(p, _)| p == path) {
+            Some(i) => undo.remove(i).1,
+            None => Vec::new(),
+        };
+        entries.push(entry.clone());
+        if entries.len() > MAX_UNDO {
+            entries.remove(0);
+        }
+        undo.insert(0, (path.to_owned(), entries));
+        undo.truncate(self.limits.max_paths);
+        Ok(())
+    }
+
+    fn pop_undo(&self, path: &str) -> Result<Option<UndoEntry>, StoreError> {
+        let mut undo = self
+            .undo
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        Ok(undo
+            .iter_mut()
+            .find(|(p, _)| p == path)
+            .and_then(|(_, entries)| entries.pop()))
+    }
+
     fn record(&self, path: &str, text: &str) -> Result<String, StoreError> {
         let tag = crate::file_tag(text);
         let snapshot = Snapshot {
@@ -188,5 +223,29 @@ mod tests {
         store.record("/p", "x\n").expect("infallible");
         store.record("/p", "y\n").expect("infallible");
         assert_eq!(store.versions("/p").expect("infallible").len(), 1);
+    }
+}
+
+#[cfg(test)]
+mod undo_tests {
+    use super::*;
+
+    #[test]
+    fn undo_history_is_bounded_and_per_path() {
+        let store = MemoryStore::new();
+        for k in 0..12 {
+            let entry = UndoEntry {
+                before: Some(k.to_string()),
+                after: (k + 1).to_string(),
+            };
+            store.push_undo("a", &entry).expect("push");
+        }
+        assert_eq!(store.pop_undo("b").expect("pop"), None);
+        let mut popped = 0;
+        while let Some(e) = store.pop_undo("a").expect("pop") {
+            popped += 1;
+            assert_eq!(e.after, (13 - popped).to_string());
+        }
+        assert_eq!(popped, MAX_UNDO);
     }
 }

@@ -17,7 +17,10 @@ use std::time::{Duration, Instant};
 
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
-use crate::{now_ms, Limits, Snapshot, SnapshotStore, StoreError, MAX_PATHS, MAX_VERSIONS};
+use crate::{
+    now_ms, Limits, Snapshot, SnapshotStore, StoreError, UndoEntry, MAX_PATHS, MAX_UNDO,
+    MAX_VERSIONS,
+};
 
 /// The database file name inside the state directory.
 pub const DB_FILE: &str = "state.sqlite3";
@@ -226,7 +229,62 @@ fn sql_int(value: usize) -> i64 {
     i64::try_from(value).unwrap_or(i64::MAX)
 }
 
+/// The undo history (created on first use, so older databases need no migration).
+const UNDO_TABLE: &str = "CREATE TABLE IF NOT EXISTS state_undo (
+    id      INTEGER PRIMARY KEY AUTOINCREMENT,
+    session TEXT    NOT NULL,
+    path    TEXT    NOT NULL,
+    before  TEXT,
+    after   TEXT    NOT NULL
+);";
+
 impl SnapshotStore for SqliteStore {
+    fn push_undo(&self, path: &str, entry: &UndoEntry) -> Result<(), StoreError> {
+        let limit = i64::try_from(MAX_UNDO).unwrap_or(i64::MAX);
+        let paths = i64::try_from(self.limits.max_paths).unwrap_or(i64::MAX);
+        self.immediate(|tx| {
+            tx.execute_batch(UNDO_TABLE)?;
+            tx.prepare_cached(
+                "INSERT INTO state_undo (session, path, before, after) VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![self.session, path, entry.before, entry.after])?;
+            tx.prepare_cached(
+                "DELETE FROM state_undo WHERE session = ?1 AND path = ?2 AND id NOT IN
+                 (SELECT id FROM state_undo WHERE session = ?1 AND path = ?2
+                  ORDER BY id DESC LIMIT ?3)",
+            )?
+            .execute(params![self.session, path, limit])?;
+            tx.prepare_cached(
+                "DELETE FROM state_undo WHERE session = ?1 AND path NOT IN
+                 (SELECT path FROM state_undo WHERE session = ?1
+                  GROUP BY path ORDER BY MAX(id) DESC LIMIT ?2)",
+            )?
+            .execute(params![self.session, paths])?;
+            Ok(())
+        })
+    }
+
+    fn pop_undo(&self, path: &str) -> Result<Option<UndoEntry>, StoreError> {
+        self.immediate(|tx| {
+            tx.execute_batch(UNDO_TABLE)?;
+            let row = tx
+                .prepare_cached(
+                    "SELECT id, before, after FROM state_undo WHERE session = ?1 AND path = ?2
+                     ORDER BY id DESC LIMIT 1",
+                )?
+                .query_row(params![self.session, path], |r| {
+                    Ok((r.get::<_, i64>(0)?, r.get(1)?, r.get(2)?))
+                })
+                .optional()?;
+            let Some((id, before, after)) = row else {
+                return Ok(None);
+            };
+            tx.prepare_cached("DELETE FROM state_undo WHERE id = ?1")?
+                .execute(params![id])?;
+            Ok(Some(UndoEntry { before, after }))
+        })
+    }
+
     fn record(&self, path: &str, text: &str) -> Result<String, StoreError> {
         let tag = crate::file_tag(text);
         let time = i64::try_from(now_ms()).unwrap_or(i64::MAX);

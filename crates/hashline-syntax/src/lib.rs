@@ -5,7 +5,10 @@
 //!   sections and hunks, or a [`hashline::ParseError`] carrying the seed's message and a span.
 //! * [`hash_json`]: the request shape of the hash-anchored JSON dialect (seed `001`).
 //! * [`lineid_json`]: the request shape of the `LINE#ID` JSON dialect (seed `004`).
+//! * [`str_replace`]: the text-editor tool's request (`view`, `create`, `str_replace`, `insert`,
+//!   `undo_edit`) with the oracle's parameter texts.
 
 pub mod hash_json;
 pub mod hashline;
 pub mod lineid_json;
+pub mod str_replace;

@@ -14,12 +14,15 @@ pub enum Dialect {
     HashJson,
     /// `LINE#ID` JSON edits (seed `004`).
     LineidJson,
+    /// The text-editor tool's JSON request (`command`, `path`, `old_str`, …).
+    StrReplace,
 }
 
 impl Dialect {
     /// Detect the dialect of `input`: text whose first non-blank line starts with `¶` or
     /// `*** Begin Patch` is the hashline language; a JSON object with `filePath` is
-    /// `lineid-json`; a JSON object with `path` and `edits` is `hash-json`. Anything else is
+    /// `lineid-json`; a JSON object with `command` and `path` is `str-replace`; a JSON object with
+    /// `path` and `edits` is `hash-json`. Anything else is
     /// treated as the hashline language, whose parser explains what it expected.
     pub fn detect(input: &str) -> Dialect {
         let trimmed = input.trim_start_matches('\u{feff}').trim_start();
@@ -29,6 +32,9 @@ impl Dialect {
             {
                 if map.contains_key("filePath") {
                     return Dialect::LineidJson;
+                }
+                if map.contains_key("command") && map.contains_key("path") {
+                    return Dialect::StrReplace;
                 }
                 if map.contains_key("path") || map.contains_key("edits") {
                     return Dialect::HashJson;
@@ -55,8 +61,9 @@ impl FromStr for Dialect {
             "hashline" => Ok(Dialect::Hashline),
             "hash-json" => Ok(Dialect::HashJson),
             "lineid-json" => Ok(Dialect::LineidJson),
+            "str-replace" => Ok(Dialect::StrReplace),
             _ => Err(format!(
-                "unknown dialect `{s}`: use auto, hashline, hash-json or lineid-json"
+                "unknown dialect `{s}`: use auto, hashline, hash-json, lineid-json or str-replace"
             )),
         }
     }
@@ -104,6 +111,10 @@ mod tests {
         assert_eq!(
             Dialect::detect(r#" {"path":"a","edits":[]}"#),
             Dialect::HashJson
+        );
+        assert_eq!(
+            Dialect::detect(r#"{"command":"view","path":"a"}"#),
+            Dialect::StrReplace
         );
         assert_eq!(Dialect::detect("garbage"), Dialect::Hashline);
         assert_eq!(Dialect::detect("{not json"), Dialect::Hashline);

@@ -4,7 +4,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use hashline_apply::fs::{FsError, Recovery, Transaction, Workspace};
-use hashline_apply::{hash_json, hashline as hl, lineid_json, FileOp, FileReport, Outcome};
+use hashline_apply::{
+    hash_json, hashline as hl, lineid_json, str_replace, FileOp, FileReport, Outcome,
+};
 use hashline_core::kind::FileKind;
 use hashline_core::{BlockResolver, ErrorCode, TextFile};
 use hashline_queue::{PreviewQueue, QueueError};
@@ -96,6 +98,8 @@ pub struct EditOptions {
     /// Let an edit that adds a syntax error land (`--allow-syntax-errors`; a JSON request's
     /// `"allowSyntaxErrors": true` does the same for that request).
     pub allow_syntax_errors: bool,
+    /// str-replace: refuse files larger than this many MiB (`None`: the tool's 10).
+    pub max_file_mb: Option<u64>,
 }
 
 /// Reads, edits and writes files under one root, for one session.
@@ -269,6 +273,20 @@ impl Engine {
                 self.store(),
                 input,
                 &lineid_json::EditOptions { dry_run, guard },
+            ),
+            Dialect::StrReplace => str_replace::edit(
+                &self.ws,
+                self.store(),
+                input,
+                &str_replace::EditOptions {
+                    dry_run,
+                    guard,
+                    max_bytes: options
+                        .max_file_mb
+                        .map_or(str_replace::DEFAULT_MAX_BYTES, |mb| {
+                            mb.saturating_mul(1024 * 1024)
+                        }),
+                },
             ),
         }
     }

@@ -78,6 +78,11 @@ pub(crate) struct ForRead {
 /// so the read waits for a running edit rather than show half.
 pub(crate) fn open_for_read(ws: &Workspace, path: &str) -> Result<ForRead, FileRefusal> {
     let target = resolve(ws, path)?;
+    Ok(open_resolved(ws, target)?)
+}
+
+/// [`open_for_read`] of a target the caller resolved (after its own name checks).
+pub(crate) fn open_resolved(ws: &Workspace, target: Target) -> Result<ForRead, FsError> {
     let guard = ws.lock_for_read(&target)?;
     Ok(ForRead {
         target,

@@ -15,6 +15,8 @@
 //!   nothing), then recorded in the session store.
 //! * [`files`]: a `read` command's open and decode; the read-only check.
 //! * [`report`]: the [`crate::FileReport`] of a read or a change.
+//! * [`recorded`]: stale safety for text-matching dialects: plan on the version the session
+//!   recorded, carry onto the live text or refuse.
 //!
 //! [`Edit`]: hashline_core::Edit
 
@@ -23,5 +25,6 @@ pub(crate) mod disk;
 pub(crate) mod execute;
 pub(crate) mod files;
 pub(crate) mod front;
+pub(crate) mod recorded;
 pub(crate) mod report;
 pub(crate) mod stage;

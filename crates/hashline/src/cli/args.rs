@@ -46,9 +46,12 @@ pub enum Command {
     },
     /// Apply one patch read from FILE or standard input.
     Edit {
-        /// auto, hashline, hash-json or lineid-json.
+        /// auto, hashline, hash-json, lineid-json or str-replace.
         #[arg(long, default_value = "auto", value_parser = parse_dialect)]
         dialect: Dialect,
+        /// str-replace: refuse files larger than N MiB (default 10, as the text-editor tool).
+        #[arg(long, value_name = "N")]
+        max_file_mb: Option<u64>,
         /// Validate everything and print the diff that would result; write nothing.
         #[arg(long)]
         dry_run: bool,

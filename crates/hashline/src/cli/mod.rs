@@ -62,6 +62,7 @@ pub fn main() -> ExitCode {
         }
         Command::Edit {
             dialect,
+            max_file_mb,
             dry_run,
             allow_syntax_errors,
             file,
@@ -70,6 +71,7 @@ pub fn main() -> ExitCode {
                 let options = EditOptions {
                     dry_run: *dry_run,
                     allow_syntax_errors: *allow_syntax_errors,
+                    max_file_mb: *max_file_mb,
                 };
                 let response = session.edit(&text, *dialect, &options);
                 output::explain_parse_error(&response.outcome, &text);

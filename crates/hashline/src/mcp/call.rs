@@ -115,6 +115,7 @@ pub(crate) fn run(
             let options = EditOptions {
                 dry_run: a.dry_run,
                 allow_syntax_errors: a.allow_syntax_errors,
+                ..EditOptions::default()
             };
             Ok(session.edit(&patch, dialect, &options))
         }),
@@ -202,7 +203,8 @@ fn pick(server: Dialect, call: Option<&str>) -> Result<Dialect, String> {
 /// The anchors a read in `dialect` shows.
 pub(crate) fn anchors_of(dialect: Dialect) -> Anchors {
     match dialect {
-        Dialect::Auto | Dialect::Hashline => Anchors::Tag,
+        // The text-matching dialects name no anchors: a read shows the tagged view.
+        Dialect::Auto | Dialect::Hashline | Dialect::StrReplace => Anchors::Tag,
         Dialect::HashJson => Anchors::Hash,
         Dialect::LineidJson => Anchors::Lineid,
     }

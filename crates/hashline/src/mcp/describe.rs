@@ -17,6 +17,11 @@ pub(crate) fn read(dialect: Dialect) -> String {
             "Each line is returned as `LINE#ID|content`. Copy the `LINE#ID` part (e.g. `12#VK`) \
              into `edit` anchors exactly; never include the `|content` part."
         }
+        Dialect::StrReplace => {
+            "The output is a `¶PATH#TAG` header then one `N:TEXT` row per line; the `edit` \
+             requests of this server quote text, not anchors: copy lines from the TEXT part \
+             only, never the `N:` prefixes."
+        }
         Dialect::Auto | Dialect::Hashline => {
             "The output is a `¶PATH#TAG` header (TAG: four hex digits naming this version of \
              the file) then one `N:TEXT` row per line. Copy the header into your `edit` patch \
@@ -39,6 +44,7 @@ pub(crate) fn edit(dialect: Dialect) -> String {
     let language = match dialect {
         Dialect::HashJson => HASH_JSON,
         Dialect::LineidJson => LINEID_JSON,
+        Dialect::StrReplace => STR_REPLACE,
         Dialect::Auto | Dialect::Hashline => HASHLINE,
     };
     format!(
@@ -67,6 +73,18 @@ replace 1..1:
 insert after 5:
 +console.log(X);";
 
+const STR_REPLACE: &str = "\
+`patch` is the text-editor tool's JSON request as one string: {\"command\": \"str_replace\", \
+\"path\": \"src/a.ts\", \"old_str\": \"...\", \"new_str\": \"...\"} replaces the one \
+occurrence of `old_str` (it must occur exactly once, white space included); \
+{\"command\": \"insert\", \"path\": ..., \"insert_line\": N, \"new_str\": ...} inserts after \
+line N (0: at the start); {\"command\": \"create\", \"path\": ..., \"file_text\": ...} \
+creates a new file; {\"command\": \"view\", \"path\": ...} shows a file (and records it, so \
+a later edit is checked against what you saw); {\"command\": \"undo_edit\", \"path\": ...} \
+undoes this session's last edit of the file. Text is matched in the version you last \
+viewed or read; if the file changed since, the edit is carried over or refused with the \
+current lines.";
+
 const HASH_JSON: &str = "\
 `patch` is the JSON request as one string: {\"path\": \"src/main.ts\", \"edits\": [...]}. Ops: \
 {\"op\": \"replace\", \"start\": \"HASH\", \"end\": \"HASH\", \"lines\": [...]} replaces the \
@@ -93,7 +111,9 @@ pub(crate) fn write(dialect: Dialect) -> String {
     let anchors = match dialect {
         Dialect::HashJson => "`HASH:content` anchors",
         Dialect::LineidJson => "`LINE#ID|content` anchors",
-        Dialect::Auto | Dialect::Hashline => "its `¶PATH#TAG` header and `N:TEXT` rows",
+        Dialect::Auto | Dialect::Hashline | Dialect::StrReplace => {
+            "its `¶PATH#TAG` header and `N:TEXT` rows"
+        }
     };
     format!(
         "Create a file, or replace a whole file, with `content` (written byte for byte; \

@@ -1,0 +1,362 @@
+//! The str-replace front end of the executor: `str_replace`, `insert`, `create` and
+//! `undo_edit` planned on one file (text found, stale views carried over through
+//! [`crate::pipeline::recorded`]), and the oracle's texts of the result.
+
+use hashline_core::{Edit, EditKind, ErrorCode, SpliceError, TextFile};
+use hashline_state::StoreError;
+use hashline_syntax::str_replace::Command;
+
+use super::matching::{edit_line, find, line_of, lower, Found};
+use super::texts::{line_range, numbered, py_lines, validation};
+use super::{Refusal, STRIPPED, UNREAD};
+use crate::fs::FsError;
+use crate::pipeline::commit::CommitError;
+use crate::pipeline::execute::{EditPlan, FrontEnd, Intent, Land, Opened, Plan};
+use crate::pipeline::files::is_read_only;
+use crate::pipeline::recorded::{basis, carry_onto, Basis};
+
+/// What the plan found, for the result's snippet.
+#[derive(Debug, Default)]
+pub(super) struct Placed {
+    /// The disk line the change starts on (`str_replace`: the match's first line; `insert`:
+    /// the line it went after).
+    pub line: usize,
+}
+
+/// The front end of one request on one file.
+pub(super) struct StrReplace {
+    pub path: String,
+    pub shown: String,
+    pub command: Command,
+    pub max_bytes: u64,
+    /// The undo entry's `before` (`None`: the edit created the file) and `after` texts.
+    pub undo: Option<hashline_state::UndoEntry>,
+    pub placed: Placed,
+    pub warnings: Vec<String>,
+}
+
+/// The checks the oracle makes of a file before reading it: size, then binary content.
+pub(super) fn validate(bytes: &[u8], shown: &str, max_bytes: u64) -> Result<(), Refusal> {
+    let size = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+    if size > max_bytes {
+        let mb = |n: u64| n as f64 / 1024.0 / 1024.0;
+        return Err(Refusal::new(
+            ErrorCode::FileTooLarge,
+            validation(
+                shown,
+                &format!(
+                    "File is too large ({:.1}MB). Maximum allowed size is {}MB.",
+                    mb(size),
+                    max_bytes / 1024 / 1024
+                ),
+            ),
+        ));
+    }
+    if bytes.contains(&0) || std::str::from_utf8(bytes).is_err() {
+        return Err(Refusal::new(
+            ErrorCode::Binary,
+            validation(
+                shown,
+                "File appears to be binary and this file type cannot be read or edited by this tool.",
+            ),
+        ));
+    }
+    Ok(())
+}
+
+impl StrReplace {
+    fn write_denied(&self) -> Refusal {
+        Refusal::new(
+            ErrorCode::PermissionDenied,
+            format!(
+                "Ran into [Errno 13] Permission denied: '{0}' while trying to write to {0}",
+                self.shown
+            ),
+        )
+    }
+
+    /// The edits of `str_replace` or `insert` on `text` (the version matched in).
+    fn edits_on(&mut self, text: &str) -> Result<(Edit, usize), Refusal> {
+        let command = self.command.clone();
+        match &command {
+            Command::StrReplace { old_str, new_str } => {
+                let (at, old, new) = match find(text, old_str) {
+                    Found::Once(at) => (at, old_str.as_str(), new_str.as_str()),
+                    Found::Many(lines) => return Err(self.many(old_str, &lines)),
+                    Found::None => self.stripped(text, old_str, new_str)?,
+                };
+                let mut changed = String::with_capacity(text.len() + new.len());
+                changed.push_str(&text[..at]);
+                changed.push_str(new);
+                changed.push_str(&text[at + old.len()..]);
+                let edit = lower(text, &changed, at, 0).unwrap_or(Edit {
+                    kind: EditKind::InsertBefore(line_of(text, at)),
+                    rows: Vec::new(),
+                    origin: 0,
+                });
+                let offset = line_of(text, at).saturating_sub(edit_line(&edit));
+                Ok((edit, offset))
+            }
+            Command::Insert {
+                insert_line,
+                new_str,
+            } => {
+                let count = py_lines(text).len();
+                let line = usize::try_from(*insert_line)
+                    .ok()
+                    .filter(|&l| l <= count)
+                    .ok_or_else(|| {
+                        Refusal::new(
+                            ErrorCode::LineRange,
+                            format!(
+                                "Invalid `insert_line` parameter: {insert_line}. It should be within the range of allowed values: [0, {count}]"
+                            ),
+                        )
+                    })?;
+                let rows = new_str.split('\n').map(str::to_owned).collect();
+                let kind = if line == 0 {
+                    EditKind::InsertBefore(1)
+                } else {
+                    EditKind::InsertAfter(line)
+                };
+                Ok((
+                    Edit {
+                        kind,
+                        rows,
+                        origin: 0,
+                    },
+                    0,
+                ))
+            }
+            _ => Err(Refusal::new(ErrorCode::BadOp, "not an edit command")),
+        }
+    }
+
+    fn many(&self, old: &str, lines: &[usize]) -> Refusal {
+        let list: Vec<String> = lines.iter().map(ToString::to_string).collect();
+        Refusal::new(
+            ErrorCode::AmbiguousMatch,
+            format!(
+                "No replacement was performed. Multiple occurrences of old_str `{old}` in lines [{}]. Please ensure it is unique.",
+                list.join(", ")
+            ),
+        )
+    }
+
+    /// DEVIATIONS §23: the oracle retries with both strings stripped. The stripped match is
+    /// used only when it is unique and `new_str` has no surrounding white space to lose.
+    fn stripped<'t>(
+        &mut self,
+        text: &str,
+        old_str: &'t str,
+        new_str: &'t str,
+    ) -> Result<(usize, &'t str, &'t str), Refusal> {
+        let old = old_str.trim();
+        let not_found = |extra: &str| {
+            Refusal::new(
+                ErrorCode::NoMatch,
+                format!(
+                    "No replacement was performed, old_str `{old}` did not appear verbatim in {}.{extra}",
+                    self.shown
+                ),
+            )
+        };
+        match find(text, old) {
+            Found::None => Err(not_found("")),
+            Found::Many(lines) => Err(self.many(old, &lines)),
+            Found::Once(at) if new_str.trim() == new_str => {
+                self.warnings.push(format!(
+                    "{STRIPPED} old_str was not found verbatim; it was matched without its surrounding white space, on line {}. Check the result.",
+                    line_of(text, at)
+                ));
+                Ok((at, old, new_str))
+            }
+            Found::Once(at) => Err(Refusal::new(
+                ErrorCode::NoMatch,
+                format!(
+                    "No replacement was performed, old_str `{old_str}` did not appear verbatim in {}. Without its surrounding white space it occurs once (line {}), but new_str's own surrounding white space would then be lost: send old_str exactly as the file has it.",
+                    self.shown,
+                    line_of(text, at)
+                ),
+            )),
+        }
+    }
+
+    fn plan_edit(&mut self, opened: Opened<'_>) -> Result<Plan, Refusal> {
+        let bytes = opened.bytes.ok_or_else(|| self.not_found())?;
+        validate(&bytes, &self.shown, self.max_bytes)?;
+        if !opened.dry_run && is_read_only(opened.target) {
+            return Err(self.write_denied());
+        }
+        let file = TextFile::decode(bytes);
+        let live = file.text();
+        let key = &opened.target.key;
+        let seen = basis(opened.store, key, live);
+        if seen == Basis::Unread {
+            self.warnings.push(format!(
+                "{UNREAD} {} was not viewed in this session: the edit was matched in the file as it is on disk.",
+                self.shown
+            ));
+        }
+        let (edit, offset) = self.edits_on(seen.text(live))?;
+        let carried = carry_onto(&seen, live, &[edit], opened.store, key, opened.dry_run)
+            .map_err(|r| self.stale(live, r.near))?;
+        let first = carried.first().map_or(1, edit_line);
+        self.placed.line = match &self.command {
+            Command::Insert { .. } => first - 1,
+            _ => first + offset,
+        };
+        Ok(Plan::Edit(EditPlan {
+            file,
+            edits: carried,
+            spliced: None,
+            land: Land::Update,
+            warnings: Vec::new(),
+        }))
+    }
+
+    fn stale(&self, live: &str, near: usize) -> Refusal {
+        let from = near.saturating_sub(4).max(1);
+        let snippet = line_range(live, from, near + 4);
+        Refusal::new(
+            ErrorCode::StaleAnchor,
+            format!(
+                "No edit was performed: {0} changed since it was last viewed, and the lines this edit matched there changed too. {1}View the file again and retry on its current text.",
+                self.shown,
+                numbered(snippet.strip_suffix('\n').unwrap_or(&snippet), &format!("a snippet of {}", self.shown), from)
+            ),
+        )
+    }
+
+    fn not_found(&self) -> Refusal {
+        Refusal::new(
+            ErrorCode::FileNotFound,
+            super::texts::invalid_path(
+                &self.shown,
+                &format!(
+                    "The path {} does not exist. Please provide a valid path.",
+                    self.shown
+                ),
+            ),
+        )
+    }
+}
+
+impl FrontEnd for StrReplace {
+    type Error = Refusal;
+
+    fn intents(&self) -> Vec<Intent> {
+        vec![Intent {
+            path: self.path.clone(),
+            dest: None,
+        }]
+    }
+
+    fn fs_error(&self, _i: usize, e: FsError) -> Refusal {
+        super::fs_refusal(&e, &self.shown)
+    }
+
+    fn plan(&mut self, opened: Opened<'_>) -> Result<Plan, Refusal> {
+        match &self.command {
+            Command::Create { file_text } => {
+                if opened.bytes.is_some() {
+                    return Err(super::exists(&self.shown));
+                }
+                let parent = opened.target.real.parent();
+                if parent.is_some_and(|p| !p.is_dir()) {
+                    return Err(Refusal::new(
+                        ErrorCode::FileNotFound,
+                        format!(
+                            "Ran into [Errno 2] No such file or directory: '{0}' while trying to write to {0}",
+                            self.shown
+                        ),
+                    ));
+                }
+                let edits = vec![Edit {
+                    kind: EditKind::Head,
+                    rows: file_text.split('\n').map(str::to_owned).collect(),
+                    origin: 0,
+                }];
+                Ok(Plan::Edit(EditPlan {
+                    file: TextFile::decode(Vec::new()),
+                    edits,
+                    spliced: None,
+                    land: Land::Create,
+                    warnings: Vec::new(),
+                }))
+            }
+            Command::UndoEdit => {
+                let bytes = opened.bytes.ok_or_else(|| self.not_found())?;
+                validate(&bytes, &self.shown, self.max_bytes)?;
+                let entry = self
+                    .undo
+                    .clone()
+                    .ok_or_else(|| super::no_history(&self.shown))?;
+                let file = TextFile::decode(bytes);
+                if file.text() != entry.after {
+                    return Err(Refusal::new(
+                        ErrorCode::StaleAnchor,
+                        format!(
+                            "The last edit to {0} was not undone: the file changed since that edit. View {0} and edit it directly.",
+                            self.shown
+                        ),
+                    ));
+                }
+                if !opened.dry_run && is_read_only(opened.target) {
+                    return Err(self.write_denied());
+                }
+                let Some(before) = entry.before else {
+                    let (bytes, _) = file.into_parts();
+                    return Ok(Plan::Delete(bytes));
+                };
+                let edits = lower(file.text(), &before, 0, 0).into_iter().collect();
+                Ok(Plan::Edit(EditPlan {
+                    file,
+                    edits,
+                    spliced: None,
+                    land: Land::Update,
+                    warnings: Vec::new(),
+                }))
+            }
+            _ => self.plan_edit(opened),
+        }
+    }
+
+    fn splice_error(&self, e: SpliceError) -> Refusal {
+        Refusal::new(ErrorCode::LineRange, e.to_string())
+    }
+
+    fn anchor(&self, _i: usize, lines: &[&str], n: usize) -> String {
+        format!("{n:6}\t{}", lines.get(n - 1).copied().unwrap_or(""))
+    }
+
+    fn label(&self, _i: usize, _e: &Edit) -> String {
+        self.path_command()
+    }
+
+    fn store_error(&self, e: StoreError) -> Refusal {
+        Refusal::new(ErrorCode::Io, format!("session store: {e}"))
+    }
+
+    fn store_warning(&self, e: &StoreError) -> String {
+        crate::not_recorded("The edit was written", e)
+    }
+
+    fn commit_error(&self, e: CommitError) -> Refusal {
+        let CommitError::Fs(e) = e;
+        super::fs_refusal(&e, &self.shown)
+    }
+}
+
+impl StrReplace {
+    fn path_command(&self) -> String {
+        let name = match self.command {
+            Command::View { .. } => "view",
+            Command::Create { .. } => "create",
+            Command::StrReplace { .. } => "str_replace",
+            Command::Insert { .. } => "insert",
+            Command::UndoEdit => "undo_edit",
+        };
+        format!("{name} on {}", self.shown)
+    }
+}
