@@ -113,6 +113,13 @@ pub enum ErrorCode {
     /// payload does not restate, or it leaves a line behind that the payload replaces.
     #[serde(rename = "E_RANGE_BOUNDARY")]
     RangeBoundary,
+    /// A patch's context or old lines are not in the file (apply-patch).
+    #[serde(rename = "E_CONTEXT_NOT_FOUND")]
+    ContextNotFound,
+    /// A patch's context or old lines occur more than once where they are searched
+    /// (apply-patch): the edit is not guessed onto the first.
+    #[serde(rename = "E_AMBIGUOUS_CONTEXT")]
+    AmbiguousContext,
 }
 
 impl ErrorCode {
@@ -150,6 +157,8 @@ impl ErrorCode {
         ErrorCode::PayloadContaminated,
         ErrorCode::Indentation,
         ErrorCode::RangeBoundary,
+        ErrorCode::ContextNotFound,
+        ErrorCode::AmbiguousContext,
     ];
 
     /// The code as printed: `E_STALE_ANCHOR`, ….
@@ -188,6 +197,8 @@ impl ErrorCode {
             PayloadContaminated => "E_PAYLOAD_CONTAMINATED",
             Indentation => "E_INDENTATION",
             RangeBoundary => "E_RANGE_BOUNDARY",
+            ContextNotFound => "E_CONTEXT_NOT_FOUND",
+            AmbiguousContext => "E_AMBIGUOUS_CONTEXT",
         }
     }
 }
@@ -254,6 +265,8 @@ mod tests {
                 PayloadContaminated => 29,
                 Indentation => 30,
                 RangeBoundary => 31,
+                ContextNotFound => 32,
+                AmbiguousContext => 33,
             }
         }
         assert_eq!(ErrorCode::ALL.len(), 32);

@@ -4,7 +4,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use hashline_apply::fs::{FsError, Transaction, Workspace};
-use hashline_apply::{hash_json, hashline as hl, lineid_json, FileOp, FileReport, Outcome};
+use hashline_apply::{
+    apply_patch, hash_json, hashline as hl, lineid_json, FileOp, FileReport, Outcome,
+};
 use hashline_core::{BlockResolver, ErrorCode, TextFile};
 use hashline_queue::{PreviewQueue, QueueError};
 use hashline_state::{MemoryStore, SnapshotStore, SqliteStore, StoreError};
@@ -95,6 +97,9 @@ pub struct EditOptions {
     /// Let an edit that adds a syntax error land (`--allow-syntax-errors`; a JSON request's
     /// `"allowSyntaxErrors": true` does the same for that request).
     pub allow_syntax_errors: bool,
+    /// apply-patch: let `*** Add File:` and `*** Move to:` replace an existing file
+    /// (`--overwrite`; refused with E_FILE_EXISTS otherwise).
+    pub overwrite: bool,
 }
 
 /// Reads, edits and writes files under one root, for one session.
@@ -230,6 +235,16 @@ impl Engine {
                 self.store(),
                 input,
                 &lineid_json::EditOptions { dry_run, guard },
+            ),
+            Dialect::ApplyPatch => apply_patch::edit(
+                &self.ws,
+                self.store(),
+                input,
+                &apply_patch::EditOptions {
+                    dry_run,
+                    overwrite: options.overwrite,
+                    guard,
+                },
             ),
         }
     }

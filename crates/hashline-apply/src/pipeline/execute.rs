@@ -176,7 +176,7 @@ fn check<F: FrontEnd>(
     let (old_bytes, old_text) = plan.file.into_parts();
     Ok(Checked {
         land: plan.land,
-        noop: new_text == old_text && !matches!(plan.land, Land::Move { .. }),
+        noop: new_text == old_text && !matches!(plan.land, Land::Move { .. } | Land::Create),
         old_text,
         new_text,
         warnings,

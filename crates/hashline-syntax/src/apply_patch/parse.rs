@@ -5,7 +5,8 @@
 //! wrapper (`<<EOF`, `<<'EOF'` or `<<"EOF"` first, a last line ending in `EOF`, at least four
 //! lines) is peeled off and the markers checked inside it. Hunk headers are matched trimmed;
 //! blank lines between chunks are skipped; a line starting with `***` ends an update; the first
-//! chunk of an update may omit its `@@` line.
+//! chunk of an update may omit its `@@` line; a `*** End Patch` where a hunk would start ends
+//! the patch.
 
 use super::model::{Chunk, Hunk, Patch, Row};
 
@@ -45,6 +46,10 @@ pub fn parse_patch(text: &str) -> Result<Patch, ParseError> {
     let mut hunks = Vec::new();
     let mut at = 0;
     while at < body.len() {
+        if body[at].trim() == END {
+            // An earlier `*** End Patch` ends the patch; what follows it is ignored.
+            break;
+        }
         let (hunk, used) = parse_hunk(&body[at..], at + 2)?;
         hunks.push(hunk);
         at += used;

@@ -27,6 +27,13 @@ fn markers_are_required_trimmed() {
 }
 
 #[test]
+fn an_early_end_marker_ends_the_patch() {
+    let patch = parse_patch("*** Begin Patch\n*** Delete File: a\n*** End Patch\n*** End Patch")
+        .expect("ok");
+    assert_eq!(patch.hunks.len(), 1);
+}
+
+#[test]
 fn heredoc_wrapper_is_peeled() {
     for open in ["<<EOF", "<<'EOF'", "<<\"EOF\""] {
         let text = format!("{open}\n*** Begin Patch\n*** Delete File: a\n*** End Patch\nEOF\n");

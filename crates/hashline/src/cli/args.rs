@@ -46,9 +46,13 @@ pub enum Command {
     },
     /// Apply one patch read from FILE or standard input.
     Edit {
-        /// auto, hashline, hash-json or lineid-json.
+        /// auto, hashline, hash-json, lineid-json or apply-patch.
         #[arg(long, default_value = "auto", value_parser = parse_dialect)]
         dialect: Dialect,
+        /// apply-patch: let `*** Add File:` and `*** Move to:` replace an existing file
+        /// (refused with E_FILE_EXISTS without it).
+        #[arg(long)]
+        overwrite: bool,
         /// Validate everything and print the diff that would result; write nothing.
         #[arg(long)]
         dry_run: bool,

@@ -54,6 +54,7 @@ pub fn main() -> ExitCode {
         }
         Command::Edit {
             dialect,
+            overwrite,
             dry_run,
             allow_syntax_errors,
             file,
@@ -62,6 +63,7 @@ pub fn main() -> ExitCode {
                 let options = EditOptions {
                     dry_run: *dry_run,
                     allow_syntax_errors: *allow_syntax_errors,
+                    overwrite: *overwrite,
                 };
                 let outcome = engine.edit_with(&text, *dialect, &options);
                 output::explain_parse_error(&outcome, &text);
@@ -70,6 +72,16 @@ pub fn main() -> ExitCode {
                 } else {
                     outcome
                 }
+            }
+            Err(e)
+                if *dialect == hashline::Dialect::ApplyPatch
+                    && e.kind() == std::io::ErrorKind::InvalidData =>
+            {
+                // Codex's refusal of a patch that is not UTF-8.
+                hashline::Outcome::refused(
+                    hashline::ErrorCode::Parse,
+                    "Error: apply_patch requires a UTF-8 PATCH argument.",
+                )
             }
             Err(e) => {
                 eprintln!("hashline: {e}");
