@@ -17,7 +17,7 @@ fi
 command -v jq >/dev/null || { echo "error: jq is required" >&2; exit 1; }
 
 targets=(hashline_parse hashline_apply hash_json_request hash_json_structured
-  lineid_json_request lineid_json_structured anchors)
+  lineid_json_request lineid_json_structured anchors apply_patch_parse)
 for t in "${targets[@]}"; do
   mkdir -p "$corpus/$t"
   rm -f "$corpus/$t"/seed-*
@@ -86,6 +86,14 @@ for f in "$conf"/hash-json/vectors/*.txt "$conf"/lineid-json/vectors/*.txt \
   # Keep seeds small: libFuzzer's default max_len follows the largest seed.
   if [ "$(wc -c <"$f")" -le 4096 ]; then
     cp "$f" "$corpus/anchors/seed-$(basename "$(dirname "$f")")-$(basename "$f")"
+  fi
+done
+
+# apply_patch_parse: every V4A patch of the apply-patch corpus (at most 4 KiB).
+for case in "$conf"/apply-patch/cases/*/; do
+  f="$case/patch.txt"
+  if [ -f "$f" ] && [ "$(wc -c <"$f")" -le 4096 ]; then
+    cp "$f" "$corpus/apply_patch_parse/seed-$(basename "$case")"
   fi
 done
 

@@ -7,6 +7,7 @@ pub mod apply;
 pub mod gen;
 pub mod json;
 pub mod patch;
+pub mod v4a;
 
 /// The fuzzer input as text: valid UTF-8 as is, anything else with U+FFFD replacements.
 pub fn text(data: &[u8]) -> std::borrow::Cow<'_, str> {

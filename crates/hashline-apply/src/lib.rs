@@ -1,6 +1,8 @@
 //! Applying edits to files: every dialect's engine, stale-anchor recovery, diffs, and the
 //! all-or-nothing writer.
 //!
+//! * [`apply_patch`]: OpenAI's V4A `apply_patch` format (Codex's rules, our safety):
+//!   `edit --dialect apply-patch`.
 //! * [`fs`]: the [`fs::Workspace`] (root confinement, symlink resolution, per-file locks) and the
 //!   [`fs::Transaction`] that writes several files all or nothing, atomically each.
 //! * [`guard`]: the edit guard every dialect's edits pass before anything is written.
@@ -17,6 +19,7 @@
 //!
 //! Every engine returns an [`Outcome`]: the model-facing text plus structured facts.
 
+pub mod apply_patch;
 pub mod diff;
 pub mod fs;
 pub mod guard;

@@ -135,6 +135,13 @@ pub enum ErrorCode {
     /// There is no edit of the file in this session to undo (str-replace `undo_edit`).
     #[serde(rename = "E_NO_HISTORY")]
     NoHistory,
+    /// A patch's context or old lines are not in the file (apply-patch).
+    #[serde(rename = "E_CONTEXT_NOT_FOUND")]
+    ContextNotFound,
+    /// A patch's context or old lines occur more than once where they are searched
+    /// (apply-patch): the edit is not guessed onto the first.
+    #[serde(rename = "E_AMBIGUOUS_CONTEXT")]
+    AmbiguousContext,
 }
 
 impl ErrorCode {
@@ -179,6 +186,8 @@ impl ErrorCode {
         ErrorCode::NoMatch,
         ErrorCode::AmbiguousMatch,
         ErrorCode::NoHistory,
+        ErrorCode::ContextNotFound,
+        ErrorCode::AmbiguousContext,
     ];
 
     /// The code as printed: `E_STALE_ANCHOR`, ….
@@ -224,6 +233,8 @@ impl ErrorCode {
             NoMatch => "E_NO_MATCH",
             AmbiguousMatch => "E_AMBIGUOUS_MATCH",
             NoHistory => "E_NO_HISTORY",
+            ContextNotFound => "E_CONTEXT_NOT_FOUND",
+            AmbiguousContext => "E_AMBIGUOUS_CONTEXT",
         }
     }
 }
@@ -297,9 +308,11 @@ mod tests {
                 NoMatch => 36,
                 AmbiguousMatch => 37,
                 NoHistory => 38,
+                ContextNotFound => 39,
+                AmbiguousContext => 40,
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 39);
+        assert_eq!(ErrorCode::ALL.len(), 41);
         for (i, code) in ErrorCode::ALL.iter().enumerate() {
             assert_eq!(position(*code), i, "{code} out of place in ALL");
         }

@@ -16,16 +16,23 @@ pub enum Dialect {
     LineidJson,
     /// The text-editor tool's JSON request (`command`, `path`, `old_str`, …).
     StrReplace,
+    /// OpenAI's V4A `apply_patch` text (`*** Begin Patch` / `*** Update File:` …).
+    ApplyPatch,
 }
 
 impl Dialect {
-    /// Detect the dialect of `input`: text whose first non-blank line starts with `¶` or
-    /// `*** Begin Patch` is the hashline language; a JSON object with `filePath` is
-    /// `lineid-json`; a JSON object with `command` and `path` is `str-replace`; a JSON object with
-    /// `path` and `edits` is `hash-json`. Anything else is
+    /// Detect the dialect of `input`: `*** Begin Patch` (possibly inside a `<<EOF` heredoc
+    /// wrapper) followed by a V4A file header (`*** Add File:`, `*** Update File:`,
+    /// `*** Delete File:`) or `*** End Patch` is `apply-patch`; other text whose first
+    /// non-blank line starts with `¶` or `*** Begin Patch` is the hashline language; a JSON
+    /// object with `filePath` is `lineid-json`; a JSON object with `command` and `path` is
+    /// `str-replace`; a JSON object with `path` and `edits` is `hash-json`. Anything else is
     /// treated as the hashline language, whose parser explains what it expected.
     pub fn detect(input: &str) -> Dialect {
         let trimmed = input.trim_start_matches('\u{feff}').trim_start();
+        if is_v4a(trimmed) {
+            return Dialect::ApplyPatch;
+        }
         if trimmed.starts_with('{') {
             if let Ok(serde_json::Value::Object(map)) =
                 serde_json::from_str::<serde_json::Value>(trimmed)
@@ -53,6 +60,24 @@ impl Dialect {
     }
 }
 
+/// `*** Begin Patch` (after an optional heredoc opener) followed by a V4A header.
+fn is_v4a(text: &str) -> bool {
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let mut first = lines.next();
+    if matches!(first, Some("<<EOF" | "<<'EOF'" | "<<\"EOF\"")) {
+        first = lines.next();
+    }
+    if first != Some("*** Begin Patch") {
+        return false;
+    }
+    lines.next().is_some_and(|l| {
+        ["*** Add File:", "*** Update File:", "*** Delete File:"]
+            .iter()
+            .any(|h| l.starts_with(h))
+            || l == "*** End Patch"
+    })
+}
+
 impl FromStr for Dialect {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -62,8 +87,9 @@ impl FromStr for Dialect {
             "hash-json" => Ok(Dialect::HashJson),
             "lineid-json" => Ok(Dialect::LineidJson),
             "str-replace" => Ok(Dialect::StrReplace),
+            "apply-patch" => Ok(Dialect::ApplyPatch),
             _ => Err(format!(
-                "unknown dialect `{s}`: use auto, hashline, hash-json, lineid-json or str-replace"
+                "unknown dialect `{s}`: use auto, hashline, hash-json, lineid-json, str-replace or apply-patch"
             )),
         }
     }
@@ -117,6 +143,18 @@ mod tests {
             Dialect::StrReplace
         );
         assert_eq!(Dialect::detect("garbage"), Dialect::Hashline);
+        assert_eq!(
+            Dialect::detect("*** Begin Patch\n*** Update File: a.py\n@@\n-x\n+y\n*** End Patch"),
+            Dialect::ApplyPatch
+        );
+        assert_eq!(
+            Dialect::detect("<<'EOF'\n*** Begin Patch\n  *** Add File: b\n+x\n*** End Patch\nEOF"),
+            Dialect::ApplyPatch
+        );
+        assert_eq!(
+            Dialect::detect("*** Begin Patch\n*** End Patch\n"),
+            Dialect::ApplyPatch
+        );
         assert_eq!(Dialect::detect("{not json"), Dialect::Hashline);
     }
 }

@@ -5,7 +5,7 @@ use std::sync::{Arc, OnceLock};
 
 use hashline_apply::fs::{FsError, Recovery, Transaction, Workspace};
 use hashline_apply::{
-    hash_json, hashline as hl, lineid_json, str_replace, FileOp, FileReport, Outcome,
+    apply_patch, hash_json, hashline as hl, lineid_json, str_replace, FileOp, FileReport, Outcome,
 };
 use hashline_core::kind::FileKind;
 use hashline_core::{BlockResolver, ErrorCode, TextFile};
@@ -100,6 +100,9 @@ pub struct EditOptions {
     pub allow_syntax_errors: bool,
     /// str-replace: refuse files larger than this many MiB (`None`: the tool's 10).
     pub max_file_mb: Option<u64>,
+    /// apply-patch: let `*** Add File:` and `*** Move to:` replace an existing file
+    /// (`--overwrite`; refused with E_FILE_EXISTS otherwise).
+    pub overwrite: bool,
 }
 
 /// Reads, edits and writes files under one root, for one session.
@@ -286,6 +289,16 @@ impl Engine {
                         .map_or(str_replace::DEFAULT_MAX_BYTES, |mb| {
                             mb.saturating_mul(1024 * 1024)
                         }),
+                },
+            ),
+            Dialect::ApplyPatch => apply_patch::edit(
+                &self.ws,
+                self.store(),
+                input,
+                &apply_patch::EditOptions {
+                    dry_run,
+                    overwrite: options.overwrite,
+                    guard,
                 },
             ),
         }

@@ -144,6 +144,10 @@ pub fn grammar(dialect: Dialect, format: GrammarFormat) -> Result<String, String
         (Dialect::Hashline | Dialect::Auto, GrammarFormat::JsonSchema) => {
             Err("the hashline language is text, not JSON: use --format lark or gbnf".to_string())
         }
+        (Dialect::ApplyPatch, _) => Err(
+            "apply-patch is OpenAI's V4A format: its grammar is Codex's (not shipped here)"
+                .to_string(),
+        ),
         (_, _) => Err("the JSON dialects have a JSON Schema: use --format json-schema".to_string()),
     }
 }

@@ -46,12 +46,16 @@ pub enum Command {
     },
     /// Apply one patch read from FILE or standard input.
     Edit {
-        /// auto, hashline, hash-json, lineid-json or str-replace.
+        /// auto, hashline, hash-json, lineid-json, str-replace or apply-patch.
         #[arg(long, default_value = "auto", value_parser = parse_dialect)]
         dialect: Dialect,
         /// str-replace: refuse files larger than N MiB (default 10, as the text-editor tool).
         #[arg(long, value_name = "N")]
         max_file_mb: Option<u64>,
+        /// apply-patch: let `*** Add File:` and `*** Move to:` replace an existing file
+        /// (refused with E_FILE_EXISTS without it).
+        #[arg(long)]
+        overwrite: bool,
         /// Validate everything and print the diff that would result; write nothing.
         #[arg(long)]
         dry_run: bool,

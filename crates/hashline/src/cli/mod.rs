@@ -63,6 +63,7 @@ pub fn main() -> ExitCode {
         Command::Edit {
             dialect,
             max_file_mb,
+            overwrite,
             dry_run,
             allow_syntax_errors,
             file,
@@ -72,10 +73,21 @@ pub fn main() -> ExitCode {
                     dry_run: *dry_run,
                     allow_syntax_errors: *allow_syntax_errors,
                     max_file_mb: *max_file_mb,
+                    overwrite: *overwrite,
                 };
                 let response = session.edit(&text, *dialect, &options);
                 output::explain_parse_error(&response.outcome, &text);
                 response
+            }
+            Err(e)
+                if *dialect == hashline::Dialect::ApplyPatch
+                    && e.kind() == std::io::ErrorKind::InvalidData =>
+            {
+                // Codex's refusal of a patch that is not UTF-8.
+                hashline::Response::from_outcome(hashline::Outcome::refused(
+                    hashline::ErrorCode::Parse,
+                    "Error: apply_patch requires a UTF-8 PATCH argument.",
+                ))
             }
             Err(e) => {
                 eprintln!("hashline: {e}");

@@ -204,7 +204,9 @@ fn pick(server: Dialect, call: Option<&str>) -> Result<Dialect, String> {
 pub(crate) fn anchors_of(dialect: Dialect) -> Anchors {
     match dialect {
         // The text-matching dialects name no anchors: a read shows the tagged view.
-        Dialect::Auto | Dialect::Hashline | Dialect::StrReplace => Anchors::Tag,
+        Dialect::Auto | Dialect::Hashline | Dialect::StrReplace | Dialect::ApplyPatch => {
+            Anchors::Tag
+        }
         Dialect::HashJson => Anchors::Hash,
         Dialect::LineidJson => Anchors::Lineid,
     }

@@ -17,7 +17,7 @@ pub(crate) fn read(dialect: Dialect) -> String {
             "Each line is returned as `LINE#ID|content`. Copy the `LINE#ID` part (e.g. `12#VK`) \
              into `edit` anchors exactly; never include the `|content` part."
         }
-        Dialect::StrReplace => {
+        Dialect::StrReplace | Dialect::ApplyPatch => {
             "The output is a `¶PATH#TAG` header then one `N:TEXT` row per line; the `edit` \
              requests of this server quote text, not anchors: copy lines from the TEXT part \
              only, never the `N:` prefixes."
@@ -45,6 +45,7 @@ pub(crate) fn edit(dialect: Dialect) -> String {
         Dialect::HashJson => HASH_JSON,
         Dialect::LineidJson => LINEID_JSON,
         Dialect::StrReplace => STR_REPLACE,
+        Dialect::ApplyPatch => APPLY_PATCH,
         Dialect::Auto | Dialect::Hashline => HASHLINE,
     };
     format!(
@@ -85,6 +86,17 @@ undoes this session's last edit of the file. Text is matched in the version you 
 viewed or read; if the file changed since, the edit is carried over or refused with the \
 current lines.";
 
+const APPLY_PATCH: &str = "\
+`patch` is OpenAI's V4A patch text: `*** Begin Patch`, then per file `*** Add File: PATH` \
+(every row `+TEXT`), `*** Delete File: PATH`, or `*** Update File: PATH` (optionally \
+`*** Move to: NEW`) followed by chunks: an `@@` line (optionally `@@ CONTEXT` naming a line \
+above the change, such as the enclosing function), then rows ` TEXT` (unchanged context, \
+about three lines around each change), `-TEXT` (removed) and `+TEXT` (added); \
+`*** End of File` after a chunk that ends the file; finally `*** End Patch`. Copy context \
+lines exactly from the file as you last read it: context that matches more than once is \
+refused, context found only after ignoring white space is applied with a warning. Every \
+file of the patch lands, or none. Adding or moving onto an existing file is refused.";
+
 const HASH_JSON: &str = "\
 `patch` is the JSON request as one string: {\"path\": \"src/main.ts\", \"edits\": [...]}. Ops: \
 {\"op\": \"replace\", \"start\": \"HASH\", \"end\": \"HASH\", \"lines\": [...]} replaces the \
@@ -111,7 +123,7 @@ pub(crate) fn write(dialect: Dialect) -> String {
     let anchors = match dialect {
         Dialect::HashJson => "`HASH:content` anchors",
         Dialect::LineidJson => "`LINE#ID|content` anchors",
-        Dialect::Auto | Dialect::Hashline | Dialect::StrReplace => {
+        Dialect::Auto | Dialect::Hashline | Dialect::StrReplace | Dialect::ApplyPatch => {
             "its `¶PATH#TAG` header and `N:TEXT` rows"
         }
     };

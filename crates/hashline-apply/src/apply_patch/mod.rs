@@ -1,0 +1,122 @@
+//! The V4A `apply_patch` dialect (OpenAI Codex's patch format): `edit --dialect apply-patch`
+//! ([`edit`]). A front end of the executor only: the parser is
+//! `hashline_syntax::apply_patch`; here are the context search and the texts.
+//!
+//! Behaviour: Codex 0.169.0's (`../shared/conformance/apply-patch`), except where
+//! `../shared/conformance/DEVIATIONS.md` §16–21 decides otherwise: every file lands or none
+//! does; nothing outside the root; `*** Add File:` or `*** Move to:` onto an existing file is
+//! refused (`E_FILE_EXISTS`) unless [`EditOptions::overwrite`] is set (`--overwrite`); a
+//! context found only loosely is applied with a `[W_LOOSE_CONTEXT]` warning, one found twice is
+//! refused (`E_AMBIGUOUS_CONTEXT`); bytes, BOM, line endings, a missing final newline and modes
+//! survive; a `+`-only chunk after `@@ context` lands after that context.
+//!
+//! * `seek`: Codex's four matching levels, with the ambiguity check.
+//! * `lower`: chunks placed and lowered to core edits (kept rows untouched).
+//! * `front`: the executor's front end (hunks per file, played in patch order).
+//! * `texts`: Codex's summary and error texts, and ours. `error`: [`ApError`].
+
+mod error;
+mod front;
+mod lower;
+mod seek;
+mod texts;
+
+pub use error::ApError;
+
+use hashline_state::SnapshotStore;
+use hashline_syntax::apply_patch::parse_patch;
+
+use crate::diff::first_changed_line;
+use crate::fs::Workspace;
+use crate::pipeline::execute::{execute, Done, Land, Run};
+use crate::pipeline::report::change_report;
+use crate::{FileOp, FileReport, Outcome};
+use hashline_core::ErrorCode;
+
+/// Options of [`edit`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EditOptions<'a> {
+    /// Compute and report everything, write nothing.
+    pub dry_run: bool,
+    /// Let `*** Add File:` and `*** Move to:` replace an existing file (Codex always does).
+    pub overwrite: bool,
+    /// The edit guard's options.
+    pub guard: crate::guard::GuardOptions<'a>,
+}
+
+/// Apply the V4A `patch` under `ws`: every file or none. Success: Codex's summary (plus any
+/// `[W_…]` warnings); refusal: Codex's error text where Codex refuses too, else ours.
+pub fn edit(
+    ws: &Workspace,
+    store: &dyn SnapshotStore,
+    patch: &str,
+    opts: &EditOptions<'_>,
+) -> Outcome {
+    match run(ws, store, patch, opts) {
+        Ok(outcome) => outcome,
+        Err((e, warnings)) => {
+            let mut outcome = Outcome::refused(e.code, e.message);
+            outcome.warnings = warnings;
+            outcome
+        }
+    }
+}
+
+fn run(
+    ws: &Workspace,
+    store: &dyn SnapshotStore,
+    patch: &str,
+    opts: &EditOptions<'_>,
+) -> Result<Outcome, (ApError, Vec<String>)> {
+    let parsed =
+        parse_patch(patch).map_err(|e| (ApError::new(ErrorCode::Parse, e.to_string()), vec![]))?;
+    if parsed.hunks.is_empty() {
+        return Err((texts::no_hunks(), Vec::new()));
+    }
+    let root = ws.root().display().to_string();
+    let mut front =
+        front::ApplyPatch::new(parsed.hunks, root, opts.overwrite).map_err(|e| (e, Vec::new()))?;
+    let run = Run {
+        dry_run: opts.dry_run,
+        guard: opts.guard,
+    };
+    let executed = execute(ws, store, &mut front, &run);
+    let mut warnings = std::mem::take(&mut front.notes);
+    let done = executed.map_err(|e| (e, warnings.clone()))?;
+    warnings.extend(done.iter().flat_map(|d| d.warnings.iter().cloned()));
+    let coded: Vec<String> = warnings
+        .iter()
+        .filter(|w| w.starts_with("[W_"))
+        .cloned()
+        .collect();
+    let mut text = texts::summary(front.hunks());
+    if !coded.is_empty() {
+        text = format!("{}{}", text.trim_end(), crate::warnings_block(&coded));
+    }
+    let files = done.iter().map(|d| report(d, !opts.dry_run)).collect();
+    Ok(Outcome {
+        ok: true,
+        code: None,
+        text,
+        warnings,
+        files,
+    })
+}
+
+/// The report of one file.
+fn report(d: &Done, written: bool) -> FileReport {
+    let path = &d.target.display;
+    let (op, new_path) = match d.land {
+        _ if d.noop => (FileOp::Noop, None),
+        Land::Delete => (FileOp::Delete, None),
+        Land::Create => (FileOp::Create, None),
+        Land::Update => (FileOp::Update, None),
+        Land::Move { .. } => (FileOp::Rename, d.dest.as_ref().map(|t| t.display.clone())),
+    };
+    let change = (d.old_text.as_str(), d.new_text.as_str());
+    let first = first_changed_line(change.0, change.1);
+    FileReport {
+        new_path,
+        ..change_report(path, op, change, first, written)
+    }
+}

@@ -1,0 +1,134 @@
+//! The dialect's texts: Codex's success summary and error texts, and our own for the
+//! departures (DEVIATIONS §16–21).
+
+use hashline_core::ErrorCode;
+use hashline_syntax::apply_patch::Hunk;
+
+use super::error::ApError;
+use super::lower::Names;
+use super::seek::Level;
+
+/// Codex's summary of an applied patch: added, then modified (a move under its destination),
+/// then deleted files, each in patch order, paths as written.
+pub(crate) fn summary(hunks: &[Hunk]) -> String {
+    let mut out = String::from("Success. Updated the following files:\n");
+    let rows = |kind: char, out: &mut String| {
+        for hunk in hunks {
+            let path = match (kind, hunk) {
+                ('A', Hunk::Add { path, .. }) | ('D', Hunk::Delete { path }) => path,
+                ('M', Hunk::Update { path, move_to, .. }) => move_to.as_ref().unwrap_or(path),
+                _ => continue,
+            };
+            out.push_str(&format!("{kind} {path}\n"));
+        }
+    };
+    for kind in ['A', 'M', 'D'] {
+        rows(kind, &mut out);
+    }
+    out
+}
+
+/// Codex's refusal of a patch without hunks.
+pub(crate) fn no_hunks() -> ApError {
+    ApError::new(ErrorCode::Noop, "No files were modified.")
+}
+
+/// Codex's text for an update of a missing file.
+pub(crate) fn update_missing(abs: &str) -> ApError {
+    ApError::new(
+        ErrorCode::FileNotFound,
+        format!("Failed to read file to update {abs}: No such file or directory (os error 2)"),
+    )
+}
+
+/// Codex's text for a delete of a missing file.
+pub(crate) fn delete_missing(abs: &str) -> ApError {
+    ApError::new(
+        ErrorCode::FileNotFound,
+        format!("Failed to delete file {abs}"),
+    )
+}
+
+/// Codex's text for an update of a file that is not UTF-8 (`why`: the decoder's words).
+pub(crate) fn not_utf8(abs: &str, why: &str) -> ApError {
+    ApError::new(
+        ErrorCode::Binary,
+        format!("Failed to read file to update {abs}: {why}"),
+    )
+}
+
+/// Ours: `*** Add File:` onto a file that exists (DEVIATIONS §18).
+pub(crate) fn add_exists(path: &str) -> ApError {
+    ApError::new(
+        ErrorCode::FileExists,
+        format!(
+            "Refusing to add {path}: it already exists and *** Add File: would replace it. \
+             Use *** Update File: {path} to change it, or resend with --overwrite to replace it. \
+             No files were modified."
+        ),
+    )
+}
+
+/// Ours: `*** Move to:` onto a file that exists (DEVIATIONS §18).
+pub(crate) fn move_exists(path: &str, dest: &str) -> ApError {
+    ApError::new(
+        ErrorCode::FileExists,
+        format!(
+            "Refusing to move {path} to {dest}: {dest} already exists and would be replaced. \
+             Choose another destination, or resend with --overwrite to replace it. \
+             No files were modified."
+        ),
+    )
+}
+
+/// Ours: a chunk's lines (or its `@@` line) occur more than once (DEVIATIONS §19).
+pub(crate) fn ambiguous(
+    names: &Names<'_>,
+    chunk: usize,
+    lines: &[&str],
+    hits: &[usize],
+) -> ApError {
+    let at: Vec<String> = hits.iter().map(|h| (h + 1).to_string()).collect();
+    let more = if hits.len() > 2 { " and more" } else { "" };
+    ApError::new(
+        ErrorCode::AmbiguousContext,
+        format!(
+            "Chunk {} of {} matches more than once (at lines {}{more}):\n{}\n\
+             Add context lines (or an @@ line naming the enclosing function or class) so the chunk \
+             matches exactly one place. No files were modified.",
+            chunk + 1,
+            names.path,
+            at.join(", "),
+            lines.join("\n")
+        ),
+    )
+}
+
+/// Ours: a chunk found only after relaxing white space or Unicode (DEVIATIONS §19).
+pub(crate) fn loose(path: &str, chunk: usize, line: usize, level: Level) -> String {
+    format!(
+        "[W_LOOSE_CONTEXT] chunk {} of {path} matched line {line} only after ignoring {}; \
+         the lines it keeps keep the file's text, check the lines it changed",
+        chunk + 1,
+        level.relaxed()
+    )
+}
+
+/// Ours: a file the session never read was matched on the disk as it is (no staleness check).
+pub(crate) fn never_read(path: &str) -> String {
+    format!(
+        "{path} was not read in this session: its context was matched on the file as it is \
+         now (as Codex does), with no staleness check"
+    )
+}
+
+/// Ours: two hunks whose files cannot be applied one after the other in one call.
+pub(crate) fn tangled(path: &str) -> ApError {
+    ApError::new(
+        ErrorCode::DuplicateFile,
+        format!(
+            "{path} is named by a *** Move to: and by another hunk of the same patch. \
+             Send the move in a patch of its own. No files were modified."
+        ),
+    )
+}
