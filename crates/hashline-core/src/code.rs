@@ -122,6 +122,12 @@ pub enum ErrorCode {
     /// Another process held the file's lock longer than `HASHLINE_LOCK_TIMEOUT`.
     #[serde(rename = "E_LOCK_TIMEOUT")]
     LockTimeout,
+    /// `undo` names a call the undo log does not hold (or the session has none).
+    #[serde(rename = "E_UNDO_UNKNOWN")]
+    UndoUnknown,
+    /// `undo` refused: a file the call changed has changed since.
+    #[serde(rename = "E_UNDO_CHANGED")]
+    UndoChanged,
 }
 
 impl ErrorCode {
@@ -162,6 +168,8 @@ impl ErrorCode {
         ErrorCode::NotRegularFile,
         ErrorCode::FileTooLarge,
         ErrorCode::LockTimeout,
+        ErrorCode::UndoUnknown,
+        ErrorCode::UndoChanged,
     ];
 
     /// The code as printed: `E_STALE_ANCHOR`, ….
@@ -203,6 +211,8 @@ impl ErrorCode {
             NotRegularFile => "E_NOT_REGULAR_FILE",
             FileTooLarge => "E_FILE_TOO_LARGE",
             LockTimeout => "E_LOCK_TIMEOUT",
+            UndoUnknown => "E_UNDO_UNKNOWN",
+            UndoChanged => "E_UNDO_CHANGED",
         }
     }
 }
@@ -272,9 +282,11 @@ mod tests {
                 NotRegularFile => 32,
                 FileTooLarge => 33,
                 LockTimeout => 34,
+                UndoUnknown => 35,
+                UndoChanged => 36,
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 35);
+        assert_eq!(ErrorCode::ALL.len(), 37);
         for (i, code) in ErrorCode::ALL.iter().enumerate() {
             assert_eq!(position(*code), i, "{code} out of place in ALL");
         }

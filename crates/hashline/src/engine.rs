@@ -126,7 +126,8 @@ impl Engine {
                 let shared: Arc<dyn SnapshotStore> = store.clone();
                 let ws = ws
                     .with_lock_dir(dir.join("locks"))
-                    .with_journal_dir(dir.join("journal"));
+                    .with_journal_dir(dir.join("journal"))
+                    .with_undo_log(dir.join("undo"), session.clone());
                 (ws, shared, Some(store))
             }
         };
@@ -239,6 +240,7 @@ impl Engine {
 
     /// [`Engine::edit`] with every option.
     pub fn edit_with(&self, input: &str, dialect: Dialect, options: &EditOptions) -> Outcome {
+        let _ = self.ws.take_last_undo(); // a refused call reports none
         let dry_run = options.dry_run;
         let guard = hashline_apply::guard::GuardOptions {
             syntax: Some(&self.syntax),
@@ -275,6 +277,7 @@ impl Engine {
     /// `write PATH`: create or replace the whole file with `content` (kept byte for byte), then
     /// show its anchors (the auto-read) and record it in the session.
     pub fn write(&self, path: &str, content: &[u8], anchors: Anchors) -> Outcome {
+        let _ = self.ws.take_last_undo();
         let target = match self.ws.resolve(path) {
             Ok(t) => t,
             Err(e) => return Outcome::refused(e.code(), e.to_string()),

@@ -31,6 +31,7 @@ mod ast_edit;
 mod dialect;
 mod engine;
 pub mod grammar;
+mod undo;
 
 pub use ast_edit::{
     AstEditOptions, AstEditOutcome, MatchReport, PendingReport, PreviewId, PreviewReport,

@@ -188,6 +188,10 @@ fn recover_one(
         report.discarded += 1;
     }
     report.temps_removed += remove_temps(ws.root(), &plan.entries, id);
+    if let Some(log) = &ws.undo {
+        // A record the killed commit was assembling is never published.
+        log.discard_staging(id);
+    }
     journal::remove_journal(&dir, &lock_path);
     Ok(())
 }

@@ -70,11 +70,12 @@ pub fn main() -> ExitCode {
                 };
                 let outcome = engine.edit_with(&text, *dialect, &options);
                 output::explain_parse_error(&outcome, &text);
-                if *dry_run && outcome.ok {
+                let outcome = if *dry_run && outcome.ok {
                     output::dry_run_view(outcome)
                 } else {
                     outcome
-                }
+                };
+                return output::print_with_undo(&outcome, engine.last_undo(), cli.json);
             }
             Err(e) => {
                 eprintln!("hashline: {e}");
@@ -86,7 +87,10 @@ pub fn main() -> ExitCode {
             file,
             anchors,
         } => match input::read_bytes(file.as_deref()) {
-            Ok(bytes) => engine.write(path, &bytes, *anchors),
+            Ok(bytes) => {
+                let outcome = engine.write(path, &bytes, *anchors);
+                return output::print_with_undo(&outcome, engine.last_undo(), cli.json);
+            }
             Err(e) => {
                 eprintln!("hashline: {e}");
                 return ExitCode::from(2);
@@ -134,6 +138,8 @@ pub fn main() -> ExitCode {
             let result = engine.resolve(action);
             return output::print_as(&result.outcome, &result, cli.json);
         }
+        Command::Undo { list: true, .. } => engine.undo_list(),
+        Command::Undo { id, .. } => engine.undo(*id),
         Command::Recover => engine.recover(),
         Command::Grammar { .. } => return ExitCode::SUCCESS,
     };

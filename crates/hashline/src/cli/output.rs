@@ -40,6 +40,21 @@ pub fn print_as(outcome: &Outcome, report: &impl Serialize, json: bool) -> ExitC
     }
 }
 
+/// An edit's or write's `--json` object: the outcome's fields, then `undo` (the call's undo id)
+/// when the call was recorded in the undo log.
+#[derive(Serialize)]
+struct WithUndo<'a> {
+    #[serde(flatten)]
+    outcome: &'a Outcome,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    undo: Option<u64>,
+}
+
+/// [`print`] for a call that may have written: `--json` carries its undo id.
+pub fn print_with_undo(outcome: &Outcome, undo: Option<u64>, json: bool) -> ExitCode {
+    print_as(outcome, &WithUndo { outcome, undo }, json)
+}
+
 fn write_text(out: &mut impl Write, text: &str) -> std::io::Result<()> {
     out.write_all(text.as_bytes())?;
     if !text.ends_with('\n') {
