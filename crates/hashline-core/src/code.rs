@@ -142,6 +142,12 @@ pub enum ErrorCode {
     /// (apply-patch): the edit is not guessed onto the first.
     #[serde(rename = "E_AMBIGUOUS_CONTEXT")]
     AmbiguousContext,
+    /// `undo` names a call the undo log does not hold (or the session has none).
+    #[serde(rename = "E_UNDO_UNKNOWN")]
+    UndoUnknown,
+    /// `undo` refused: a file the call changed has changed since.
+    #[serde(rename = "E_UNDO_CHANGED")]
+    UndoChanged,
 }
 
 impl ErrorCode {
@@ -188,6 +194,8 @@ impl ErrorCode {
         ErrorCode::NoHistory,
         ErrorCode::ContextNotFound,
         ErrorCode::AmbiguousContext,
+        ErrorCode::UndoUnknown,
+        ErrorCode::UndoChanged,
     ];
 
     /// The code as printed: `E_STALE_ANCHOR`, ….
@@ -235,6 +243,8 @@ impl ErrorCode {
             NoHistory => "E_NO_HISTORY",
             ContextNotFound => "E_CONTEXT_NOT_FOUND",
             AmbiguousContext => "E_AMBIGUOUS_CONTEXT",
+            UndoUnknown => "E_UNDO_UNKNOWN",
+            UndoChanged => "E_UNDO_CHANGED",
         }
     }
 }
@@ -310,9 +320,11 @@ mod tests {
                 NoHistory => 38,
                 ContextNotFound => 39,
                 AmbiguousContext => 40,
+                UndoUnknown => 41,
+                UndoChanged => 42,
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 41);
+        assert_eq!(ErrorCode::ALL.len(), 43);
         for (i, code) in ErrorCode::ALL.iter().enumerate() {
             assert_eq!(position(*code), i, "{code} out of place in ALL");
         }

@@ -134,7 +134,8 @@ impl Engine {
                 let shared: Arc<dyn SnapshotStore> = store.clone();
                 let ws = ws
                     .with_lock_dir(dir.join("locks"))
-                    .with_journal_dir(dir.join("journal"));
+                    .with_journal_dir(dir.join("journal"))
+                    .with_undo_log(dir.join("undo"), session.clone());
                 (ws, shared, Some(store))
             }
         };
@@ -247,6 +248,7 @@ impl Engine {
 
     /// [`Engine::edit`] with every option.
     pub fn edit_with(&self, input: &str, dialect: Dialect, options: &EditOptions) -> Outcome {
+        let _ = self.ws.take_last_undo(); // a refused call reports none
         let dry_run = options.dry_run;
         let guard = hashline_apply::guard::GuardOptions {
             syntax: Some(&self.syntax),
@@ -312,6 +314,7 @@ impl Engine {
     /// writes any bytes); a name holding a control character is refused (`E_UNSAFE_PATH`, see
     /// [`hashline_core::name`]).
     pub fn write(&self, path: &str, content: &[u8], anchors: Anchors) -> Outcome {
+        let _ = self.ws.take_last_undo();
         if let Err(e) = hashline_core::name::check(path) {
             return Outcome::refused(e.code(), e.to_string());
         }

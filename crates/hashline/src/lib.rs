@@ -38,6 +38,7 @@ pub mod grammar;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 mod session;
+mod undo;
 
 pub use ast_edit::{
     AstEditOptions, AstEditOutcome, MatchReport, PendingReport, PreviewId, PreviewReport,

@@ -57,6 +57,28 @@ fn serialize(outcome: &Outcome, report: &impl Serialize) -> String {
     })
 }
 
+/// An edit's or write's `--json` object: the outcome's fields, then `undo` (the call's undo
+/// id) when the call was recorded in the undo log.
+#[derive(Serialize)]
+struct WithUndo<'a> {
+    #[serde(flatten)]
+    outcome: &'a Outcome,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    undo: Option<u64>,
+}
+
+/// The response of a call that may have written: its `--json` object carries the undo id.
+fn with_undo(outcome: Outcome, undo: Option<u64>) -> Response {
+    let json = serialize(
+        &outcome,
+        &WithUndo {
+            outcome: &outcome,
+            undo,
+        },
+    );
+    Response { outcome, json }
+}
+
 /// A session over one root: `read`, `edit`, `write`, `ast_edit`, `resolve`, each returning a
 /// [`Response`]. `Send + Sync`; the state is the [`Engine`]'s store, so two sessions (or a
 /// session and a CLI call) with the same state directory and session name see the same
@@ -97,12 +119,13 @@ impl Session {
                 outcome.text = diff;
             }
         }
-        Response::from_outcome(outcome)
+        with_undo(outcome, self.engine.last_undo())
     }
 
     /// `write PATH`: create or replace the file with `content`, then show its anchors.
     pub fn write(&self, path: &str, content: &[u8], anchors: Anchors) -> Response {
-        Response::from_outcome(self.engine.write(path, content, anchors))
+        let outcome = self.engine.write(path, content, anchors);
+        with_undo(outcome, self.engine.last_undo())
     }
 
     /// `ast-edit`: preview `rules` over `paths` and queue the preview (nothing written);

@@ -62,6 +62,9 @@ fn a_directory_swapped_for_an_outside_symlink_is_never_written_through() {
                 )
                 .expect("exchange");
                 n += 1;
+                // Slowed, so that many calls run between two exchanges and succeed while
+                // others still meet a swap mid-call.
+                std::thread::sleep(std::time::Duration::from_millis(25));
             }
             n
         })
@@ -73,6 +76,10 @@ fn a_directory_swapped_for_an_outside_symlink_is_never_written_through() {
             let body = format!("written {i}\n");
             sb.run(&["write", "dir/f.txt"], body.as_bytes())
         } else {
+            // A fresh read each time, so that an edit fails only for the race.
+            let read = sb.run(&["read", "dir/f.txt"], b"");
+            let fresh = read.stdout.lines().next().filter(|_| read.code == 0);
+            let header = fresh.unwrap_or(&header).to_owned();
             let patch = format!("{header}\nreplace 1..1:\n+edited {i}\n");
             sb.run(&["edit"], patch.as_bytes())
         };
@@ -85,10 +92,15 @@ fn a_directory_swapped_for_an_outside_symlink_is_never_written_through() {
     stop.store(true, Ordering::Relaxed);
     let swapped = swaps.join().expect("swapper");
     let after = snapshot(&outside);
-    let outside_writes = usize::from(after != before);
+    let outside_writes = after.len().abs_diff(before.len())
+        + after.iter().filter(|entry| !before.contains(entry)).count();
     println!(
-        "swap race: {tries} calls ({written} written, {refused} refused), {swapped} swaps, \
-         writes outside: {outside_writes}"
+        "swap race: tries={tries} written={written} refused={refused} swaps={swapped} \
+         outside={outside_writes}"
+    );
+    assert!(
+        written > 0,
+        "no call succeeded between swaps: the race was not exercised"
     );
     assert_eq!(after, before, "a file outside the root changed");
     let temps: Vec<_> = snapshot(root)

@@ -6,8 +6,9 @@ use std::fs::{File, Metadata, Permissions};
 #[derive(Debug, Clone)]
 pub(super) struct Attrs {
     permissions: Permissions,
+    /// `None`: keep whatever owner the new file gets.
     #[cfg(unix)]
-    owner: (u32, u32),
+    owner: Option<(u32, u32)>,
 }
 
 impl Attrs {
@@ -18,8 +19,27 @@ impl Attrs {
             #[cfg(unix)]
             owner: {
                 use std::os::unix::fs::MetadataExt;
-                (meta.uid(), meta.gid())
+                Some((meta.uid(), meta.gid()))
             },
+        }
+    }
+
+    /// Permission bits `mode` (from the journal), owner left as created.
+    pub(super) fn from_mode(mode: u32) -> Attrs {
+        use std::os::unix::fs::PermissionsExt;
+        Attrs {
+            permissions: std::fs::Permissions::from_mode(mode),
+            #[cfg(unix)]
+            owner: None,
+        }
+    }
+
+    /// The same attributes with permission bits `mode`.
+    pub(super) fn with_mode(self, mode: u32) -> Attrs {
+        use std::os::unix::fs::PermissionsExt;
+        Attrs {
+            permissions: std::fs::Permissions::from_mode(mode),
+            ..self
         }
     }
 
@@ -31,8 +51,8 @@ impl Attrs {
         {
             use std::os::unix::fs::MetadataExt;
             let meta = file.metadata()?;
-            if (meta.uid(), meta.gid()) != self.owner {
-                let _ = std::os::unix::fs::fchown(file, Some(self.owner.0), Some(self.owner.1));
+            if let Some(owner) = self.owner.filter(|&o| o != (meta.uid(), meta.gid())) {
+                let _ = std::os::unix::fs::fchown(file, Some(owner.0), Some(owner.1));
             }
         }
         file.set_permissions(self.permissions.clone())

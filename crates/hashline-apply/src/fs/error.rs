@@ -110,6 +110,26 @@ pub enum FsError {
         /// How long the lock was waited for.
         waited_ms: u64,
     },
+    /// `undo` of a call the undo log does not hold (`id: None`: the session has none).
+    #[error("{}", match id {
+        Some(id) => format!("there is no undoable call {id} for this root; `hashline undo --list` shows the recent ones"),
+        None => "nothing to undo: this session has no recorded call for this root; `hashline undo --list` shows the recent ones".to_owned(),
+    })]
+    UndoUnknown {
+        /// The id asked for.
+        id: Option<u64>,
+    },
+    /// `undo` refused: a file no longer holds what the call wrote.
+    #[error(
+        "cannot undo call {id}: {path} changed since that call; nothing was restored. Undo the \
+         later calls first, or edit the file by hand"
+    )]
+    UndoChanged {
+        /// The call.
+        id: u64,
+        /// The file that changed, relative to the root.
+        path: String,
+    },
     /// An I/O failure.
     #[error("{path}: {source}")]
     Io {
@@ -147,6 +167,8 @@ impl FsError {
             FsError::NotRegular { .. } => ErrorCode::NotRegularFile,
             FsError::TooLarge { .. } => ErrorCode::FileTooLarge,
             FsError::LockTimeout { .. } => ErrorCode::LockTimeout,
+            FsError::UndoUnknown { .. } => ErrorCode::UndoUnknown,
+            FsError::UndoChanged { .. } => ErrorCode::UndoChanged,
             FsError::ReadOnly { .. } => ErrorCode::PermissionDenied,
             FsError::Io { source, .. } if source.kind() == std::io::ErrorKind::PermissionDenied => {
                 ErrorCode::PermissionDenied

@@ -8,6 +8,8 @@
 //!   each atomically (temp file + rename), keeping permissions and hard links.
 //! * The journal (`journal.rs`, `recover.rs`): every commit is journaled first, so a killed
 //!   commit is finished or undone by the next call ([`Workspace::recover`]).
+//! * The undo log (`undo_log.rs`, `undo.rs`): the old bytes of the files each committed call
+//!   changed, bounded, for [`Workspace::undo`].
 //! * Directory handles (`beneath.rs`): every read and write goes through directories opened
 //!   from the root without following symlinks; special files are refused unopened; reads are
 //!   bounded ([`max_file_bytes`]).
@@ -25,6 +27,8 @@ mod recover;
 mod resolve;
 mod stage;
 mod transaction;
+mod undo;
+mod undo_log;
 mod workspace;
 
 pub use beneath::{max_file_bytes, DEFAULT_MAX_FILE_BYTES, MAX_FILE_BYTES_ENV};
@@ -32,4 +36,9 @@ pub use error::FsError;
 pub use lock::{lock_timeout, LockGuard, DEFAULT_LOCK_TIMEOUT, LOCK_TIMEOUT_ENV};
 pub use recover::Recovery;
 pub use transaction::Transaction;
+pub use undo::{UndoEntry, Undone, UndoneFile};
+pub use undo_log::{
+    undo_max_bytes, undo_max_calls, DEFAULT_UNDO_MAX_BYTES, DEFAULT_UNDO_MAX_CALLS,
+    UNDO_MAX_BYTES_ENV, UNDO_MAX_CALLS_ENV,
+};
 pub use workspace::{Target, Workspace};

@@ -7,7 +7,8 @@
 //!   removed (*discarded*);
 //! * `COMMITTED` — killed during the renames: every change not yet made is made (*rolled
 //!   forward*): a temp still present is renamed into place (a hard-linked file is rewritten in
-//!   place from it), a file to remove still holding its old bytes is removed;
+//!   place from it, only when it holds its old bytes or a prefix of the new ones, what a killed
+//!   truncate-then-write leaves), a file to remove still holding its old bytes is removed;
 //! * `ROLLBACK` — killed while undoing a failed commit: every target not holding its old bytes
 //!   gets them back from the journal's backup, created files are removed (*rolled back*).
 //!
@@ -188,6 +189,10 @@ fn recover_one(
         report.discarded += 1;
     }
     report.temps_removed += remove_temps(ws.root(), &plan.entries, id);
+    if let Some(log) = &ws.undo {
+        // A record the killed commit was assembling is never published.
+        log.discard_staging(id);
+    }
     journal::remove_journal(&dir, &lock_path);
     Ok(())
 }
@@ -253,7 +258,11 @@ fn roll_forward(root: &Path, entry: &Entry, report: &mut Recovery) -> Result<(),
             let temp_path = parent.dir.path.join(std::ffi::OsStr::from_bytes(temp));
             let bytes =
                 std::fs::read(&temp_path).map_err(|e| FsError::io(temp_path.display(), e))?;
-            if Some(Print::of(&bytes)) == entry.new {
+            if Some(Print::of(&bytes)) == entry.new && !torn_or_old(root, entry, &bytes)? {
+                // Neither the old bytes nor a prefix of the new ones (what a killed
+                // truncate-then-write leaves): another writer changed it since.
+                conflict(report);
+            } else if Some(Print::of(&bytes)) == entry.new {
                 write_in_place(&parent, &bytes, None).map_err(|_| {
                     FsError::io(
                         entry.target_path().display(),
@@ -273,6 +282,16 @@ fn roll_forward(root: &Path, entry: &Entry, report: &mut Recovery) -> Result<(),
         _ => {}
     }
     Ok(())
+}
+
+/// True when an in-place target holds its old bytes or a prefix of `new` (the state a commit
+/// killed between its truncate and the end of its write leaves).
+fn torn_or_old(root: &Path, entry: &Entry, new: &[u8]) -> Result<bool, FsError> {
+    let real = entry.target_path();
+    Ok(match beneath::read(root, &real, &real.to_string_lossy())? {
+        Some((bytes, _)) => Some(Print::of(&bytes)) == entry.old || new.starts_with(&bytes),
+        None => false,
+    })
 }
 
 /// Puts one target back to its old bytes (from the journal's backup).

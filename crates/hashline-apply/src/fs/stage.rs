@@ -22,6 +22,7 @@ use rustix::io::Errno;
 use super::attrs::Attrs;
 use super::beneath::{self, Parent};
 use super::journal::{self, Entry, Journal, Kind, Plan, Print};
+use super::undo_log::UndoLog;
 use super::{FsError, Target};
 
 /// What identifies one version of a file on disk: a write or a replacement changes it.
@@ -232,32 +233,19 @@ enum Undo {
     Rewrite(usize),
 }
 
-/// Stages and applies `ops` under `root`, all or nothing, journaled in `journal_dir`.
-pub(super) fn run(root: &Path, journal_dir: &Path, ops: Vec<Op>) -> Result<(), FsError> {
+/// Stages and applies `ops` under `root`, all or nothing, journaled in `journal_dir`; once
+/// every change landed, records the call in `undo` (when given) and returns its undo id.
+pub(super) fn run(
+    root: &Path,
+    journal_dir: &Path,
+    ops: Vec<Op>,
+    undo: Option<&UndoLog>,
+) -> Result<Option<u64>, FsError> {
+    use std::os::unix::ffi::OsStrExt;
     if ops.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     let journal = Journal::begin(journal_dir)?;
-    let mut created_dirs = Vec::new();
-    let result = run_journaled(root, &journal, ops, &mut created_dirs);
-    match &result {
-        Err(FsError::RollbackFailed { .. }) => {} // kept for the next call's recovery
-        Err(_) => {
-            remove_dirs(&created_dirs);
-            journal.finish();
-        }
-        Ok(()) => journal.finish(),
-    }
-    result
-}
-
-fn run_journaled(
-    root: &Path,
-    journal: &Journal,
-    ops: Vec<Op>,
-    created_dirs: &mut Vec<PathBuf>,
-) -> Result<(), FsError> {
-    use std::os::unix::ffi::OsStrExt;
     let plan = Plan {
         version: 1,
         root: root.as_os_str().as_bytes().to_vec(),
@@ -268,7 +256,39 @@ fn run_journaled(
             .map(|(n, op)| op.entry(n, &journal.id))
             .collect(),
     };
-    journal.write_plan(&plan)?;
+    let mut created_dirs = Vec::new();
+    let result = run_journaled(root, &journal, &plan, ops, &mut created_dirs);
+    match &result {
+        Err(FsError::RollbackFailed { .. }) => {} // kept for the next call's recovery
+        Err(_) => {
+            remove_dirs(&created_dirs);
+            journal.finish();
+        }
+        Ok(()) => {
+            // Published before the journal goes (a kill in between leaves a true record and a
+            // journal whose roll forward finds nothing to do); a failure only loses the undo.
+            let id = undo.and_then(|log| {
+                let id = log.publish(&journal.dir, &journal.id, root, &plan.entries);
+                if id.is_err() {
+                    log.discard_staging(&journal.id);
+                }
+                id.ok().flatten()
+            });
+            journal.finish();
+            return Ok(id);
+        }
+    }
+    result.map(|()| None)
+}
+
+fn run_journaled(
+    root: &Path,
+    journal: &Journal,
+    plan: &Plan,
+    ops: Vec<Op>,
+    created_dirs: &mut Vec<PathBuf>,
+) -> Result<(), FsError> {
+    journal.write_plan(plan)?;
     let mut staged: Vec<Staged> = Vec::with_capacity(ops.len());
     let staging = stage_all(root, journal, ops, created_dirs, &mut staged);
     if let Err(e) = staging.and_then(|()| late_check(&staged)) {

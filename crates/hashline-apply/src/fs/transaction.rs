@@ -3,6 +3,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
+use super::attrs::Attrs;
 use super::stage::{self, Existing, Op};
 use super::workspace::{Target, Workspace};
 use super::FsError;
@@ -14,6 +15,8 @@ enum Change {
         target: Target,
         expected: Option<Vec<u8>>,
         bytes: Vec<u8>,
+        /// Permission bits to give the file (`None`: keep the old file's, or the default).
+        mode: Option<u32>,
     },
     Delete {
         target: Target,
@@ -37,6 +40,8 @@ enum Change {
 #[derive(Debug, Default)]
 pub struct Transaction {
     changes: Vec<Change>,
+    /// Not recorded in the workspace's undo log (an undo itself).
+    unlogged: bool,
 }
 
 impl Transaction {
@@ -45,15 +50,35 @@ impl Transaction {
         Transaction::default()
     }
 
-    /// Create or replace `target` with `bytes`. `expected` = the bytes the caller read (None =
-    /// must not exist); commit refuses with [`FsError::Changed`] if the file differs now
-    /// ([`FsError::Exists`] when it was expected not to exist).
-    pub fn write(&mut self, target: &Target, expected: Option<Vec<u8>>, bytes: Vec<u8>) {
+    /// An empty transaction that the undo log does not record (what `undo` commits).
+    pub fn unlogged() -> Transaction {
+        Transaction {
+            unlogged: true,
+            ..Transaction::default()
+        }
+    }
+
+    /// Like [`Transaction::write`], giving the file permission bits `mode` when set.
+    pub fn restore(
+        &mut self,
+        target: &Target,
+        expected: Option<Vec<u8>>,
+        bytes: Vec<u8>,
+        mode: Option<u32>,
+    ) {
         self.changes.push(Change::Write {
             target: target.clone(),
             expected,
             bytes,
+            mode,
         });
+    }
+
+    /// Create or replace `target` with `bytes`. `expected` = the bytes the caller read (None =
+    /// must not exist); commit refuses with [`FsError::Changed`] if the file differs now
+    /// ([`FsError::Exists`] when it was expected not to exist).
+    pub fn write(&mut self, target: &Target, expected: Option<Vec<u8>>, bytes: Vec<u8>) {
+        self.restore(target, expected, bytes, None);
     }
 
     /// Delete `target` (expected = the bytes the caller read).
@@ -99,9 +124,19 @@ impl Transaction {
     /// link sees the change. No temp file is ever left behind.
     ///
     /// The caller should hold [`Workspace::lock`] on every target from its read to here.
+    ///
+    /// When the workspace has an undo log (and this is not [`Transaction::unlogged`]), the
+    /// call's old bytes are kept there and its id is left for [`Workspace::take_last_undo`].
     pub fn commit(self, ws: &Workspace) -> Result<(), FsError> {
+        let log = if self.unlogged {
+            None
+        } else {
+            ws.undo.as_ref()
+        };
         let ops = self.validate(ws)?;
-        stage::run(ws.root(), &ws.journal_dir(), ops)
+        let id = stage::run(ws.root(), &ws.journal_dir(), ops, log)?;
+        ws.set_last_undo(id);
+        Ok(())
     }
 
     /// Checks every change against the disk and turns it into low-level operations.
@@ -135,12 +170,13 @@ impl Transaction {
                     target,
                     expected,
                     bytes,
+                    mode,
                 } => {
                     let current = Existing::inspect(ws.root(), &target)?;
                     match (expected, current) {
                         (None, None) => {
                             stage::check_parent(&target)?;
-                            ops.push(Op::create(target, bytes, None));
+                            ops.push(Op::create(target, bytes, mode.map(Attrs::from_mode)));
                         }
                         (None, Some(_)) => {
                             return Err(FsError::Exists {
@@ -152,13 +188,16 @@ impl Transaction {
                                 path: target.display,
                             })
                         }
-                        (Some(expected), Some(current)) => {
+                        (Some(expected), Some(mut current)) => {
                             if current.bytes != expected {
                                 return Err(FsError::Changed {
                                     path: target.display,
                                 });
                             }
                             writable(&target, &current)?;
+                            if let Some(mode) = mode {
+                                current.attrs = current.attrs.clone().with_mode(mode);
+                            }
                             ops.push(Op::replace(target, bytes, current));
                         }
                     }

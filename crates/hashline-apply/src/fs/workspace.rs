@@ -2,11 +2,13 @@
 
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use super::beneath;
 use super::lock::{self, LockGuard};
 use super::recover::{self, Recovery};
 use super::resolve::Confinement;
+use super::undo_log::UndoLog;
 use super::FsError;
 
 /// The directory tree a request may touch: every path resolves inside its canonical root.
@@ -17,6 +19,10 @@ pub struct Workspace {
     alias: Option<PathBuf>,
     lock_dir: Option<PathBuf>,
     journal_dir: Option<PathBuf>,
+    /// Where committed calls are recorded for `undo` (none: not recorded).
+    pub(super) undo: Option<UndoLog>,
+    /// The undo id of the last transaction committed through this workspace (or a clone).
+    last_undo: Arc<Mutex<Option<u64>>>,
 }
 
 /// A resolved path: where a request's path lands on disk.
@@ -56,6 +62,8 @@ impl Workspace {
             alias,
             lock_dir: None,
             journal_dir: None,
+            undo: None,
+            last_undo: Arc::default(),
         })
     }
 
@@ -74,6 +82,28 @@ impl Workspace {
         Workspace {
             journal_dir: Some(dir),
             ..self
+        }
+    }
+
+    /// Record every committed transaction in the undo log in `dir` (the CLI uses
+    /// `<state>/undo`), as made by `session` (see [`Workspace::undo`]).
+    pub fn with_undo_log(self, dir: PathBuf, session: String) -> Workspace {
+        Workspace {
+            undo: Some(UndoLog::new(dir, session)),
+            ..self
+        }
+    }
+
+    /// The undo id of the last transaction committed through this workspace (or a clone of
+    /// it), and forgets it; `None` when it was not recorded (or nothing was committed).
+    pub fn take_last_undo(&self) -> Option<u64> {
+        self.last_undo.lock().ok().and_then(|mut slot| slot.take())
+    }
+
+    /// Remembers the undo id of the transaction just committed.
+    pub(super) fn set_last_undo(&self, id: Option<u64>) {
+        if let Ok(mut slot) = self.last_undo.lock() {
+            *slot = id;
         }
     }
 

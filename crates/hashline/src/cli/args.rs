@@ -115,6 +115,15 @@ pub enum Command {
         #[command(subcommand)]
         action: Option<ResolveCommand>,
     },
+    /// Put back the exact prior bytes (and mode) of every file a call changed; refused if any
+    /// of them changed since. Without ID, this session's last recorded call.
+    Undo {
+        /// The call's undo id (`undo` in an edit's `--json` result, or from `--list`).
+        id: Option<u64>,
+        /// List the recent undoable calls of this root (newest first) instead.
+        #[arg(long, conflicts_with = "id")]
+        list: bool,
+    },
     /// Finish or undo edits a killed process left half done (every call also does this first)
     /// and remove their temp files; prints what was done.
     Recover,

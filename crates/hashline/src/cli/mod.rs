@@ -145,6 +145,10 @@ pub fn main() -> ExitCode {
             };
             session.resolve(action)
         }
+        Command::Undo { list: true, .. } => {
+            hashline::Response::from_outcome(session.engine().undo_list())
+        }
+        Command::Undo { id, .. } => hashline::Response::from_outcome(session.engine().undo(*id)),
         Command::Recover => hashline::Response::from_outcome(session.engine().recover()),
         Command::Grammar { .. } | Command::Mcp { .. } => return ExitCode::SUCCESS,
     };

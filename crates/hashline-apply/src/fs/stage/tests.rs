@@ -21,7 +21,7 @@ fn existing(root: &Path, rel: &str) -> Existing {
 /// Runs `ops` with the journal in `root/.journal`; the journal must be gone afterwards.
 fn run_in(root: &Path, ops: Vec<Op>) -> Result<(), FsError> {
     let journal = root.join(".journal");
-    let result = run(root, &journal, ops);
+    let result = run(root, &journal, ops, None).map(|_| ());
     let left: Vec<_> = std::fs::read_dir(&journal)
         .map(|d| d.flatten().map(|e| e.path()).collect())
         .unwrap_or_default();

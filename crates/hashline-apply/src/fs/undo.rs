@@ -1,0 +1,162 @@
+//! `undo`: putting back the files one recorded call changed (see `undo_log.rs` for the log).
+
+use std::os::unix::ffi::OsStrExt;
+
+use super::journal::{Entry, Print};
+use super::undo_log::{Record, UndoLog};
+use super::{FsError, Target, Transaction, Workspace};
+
+/// One file an undo put back.
+#[derive(Debug, Clone)]
+pub struct UndoneFile {
+    /// The file (its display name is relative to the root).
+    pub target: Target,
+    /// The bytes it holds again; `None`: the call had created it, so it was removed.
+    pub restored: Option<Vec<u8>>,
+}
+
+/// What [`Workspace::undo`] did.
+#[derive(Debug, Clone)]
+pub struct Undone {
+    /// The call undone.
+    pub id: u64,
+    /// Every file of the call, in the call's order.
+    pub files: Vec<UndoneFile>,
+}
+
+/// One undoable call, for `undo --list`.
+#[derive(Debug, Clone)]
+pub struct UndoEntry {
+    /// Its id.
+    pub id: u64,
+    /// The session that made it.
+    pub session: String,
+    /// Seconds since the Unix epoch when it landed.
+    pub created: u64,
+    /// Its files (relative to the root) and what the call did to each: `create`, `update` or
+    /// `delete`.
+    pub files: Vec<(String, &'static str)>,
+}
+
+impl Workspace {
+    /// The undoable calls of this root, newest first.
+    pub fn undo_list(&self) -> Vec<UndoEntry> {
+        let Some(log) = &self.undo else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for id in log.ids().into_iter().rev() {
+            let Some(record) = self.own_record(log, id) else {
+                continue;
+            };
+            out.push(UndoEntry {
+                id,
+                files: record
+                    .entries
+                    .iter()
+                    .map(|e| (self.shown(e), what(e)))
+                    .collect(),
+                session: record.session,
+                created: record.created,
+            });
+        }
+        out
+    }
+
+    /// Puts back the old bytes (and mode) of every file call `id` changed (`None`: this
+    /// session's newest undoable call), all or nothing through one [`Transaction`] (journaled,
+    /// not itself recorded), then drops the record. Refuses with [`FsError::UndoChanged`]
+    /// naming the first file that no longer holds what the call wrote, and with
+    /// [`FsError::UndoUnknown`] when there is no such call.
+    pub fn undo(&self, id: Option<u64>) -> Result<Undone, FsError> {
+        let log = self.undo.as_ref().ok_or(FsError::UndoUnknown { id })?;
+        let (id, record) = match id {
+            Some(id) => (id, self.own_record(log, id)),
+            None => log
+                .ids()
+                .into_iter()
+                .rev()
+                .find_map(|id| {
+                    let record = self.own_record(log, id)?;
+                    (record.session == log.session()).then_some((id, Some(record)))
+                })
+                .ok_or(FsError::UndoUnknown { id: None })?,
+        };
+        let record = record.ok_or(FsError::UndoUnknown { id: Some(id) })?;
+        let targets: Vec<Target> = record.entries.iter().map(|e| self.target(e)).collect();
+        let refs: Vec<&Target> = targets.iter().collect();
+        let _guard = self.lock(&refs)?;
+        let mut tx = Transaction::unlogged();
+        let mut files = Vec::with_capacity(targets.len());
+        for (entry, target) in record.entries.iter().zip(&targets) {
+            let current = self.read(target)?;
+            if current.as_deref().map(Print::of) != entry.new {
+                return Err(FsError::UndoChanged {
+                    id,
+                    path: target.display.clone(),
+                });
+            }
+            let old = match (&entry.backup, entry.old) {
+                (Some(backup), Some(print)) => {
+                    let bytes = log.backup(id, backup)?;
+                    if Print::of(&bytes) != print {
+                        return Err(FsError::io(
+                            &target.display,
+                            std::io::Error::other(format!("undo record {id} is damaged")),
+                        ));
+                    }
+                    Some(bytes)
+                }
+                _ => None,
+            };
+            match (current, &old) {
+                (Some(current), Some(old)) => {
+                    tx.restore(target, Some(current), old.clone(), entry.mode)
+                }
+                (Some(current), None) => tx.delete(target, current),
+                (None, Some(old)) => tx.restore(target, None, old.clone(), entry.mode),
+                (None, None) => {}
+            }
+            files.push(UndoneFile {
+                target: target.clone(),
+                restored: old,
+            });
+        }
+        tx.commit(self)?;
+        log.remove(id)?;
+        Ok(Undone { id, files })
+    }
+
+    /// Record `id` if it belongs to this root.
+    fn own_record(&self, log: &UndoLog, id: u64) -> Option<Record> {
+        let record = log.load(id)?;
+        (record.root == self.root().as_os_str().as_bytes()).then_some(record)
+    }
+
+    /// An entry's file as a [`Target`], shown relative to the root.
+    fn target(&self, entry: &Entry) -> Target {
+        let real = entry.target_path();
+        Target {
+            display: self.shown(entry),
+            key: real.to_string_lossy().into_owned(),
+            real,
+        }
+    }
+
+    fn shown(&self, entry: &Entry) -> String {
+        let real = entry.target_path();
+        real.strip_prefix(self.root())
+            .unwrap_or(&real)
+            .to_string_lossy()
+            .into_owned()
+    }
+}
+
+/// What the call did to an entry's file.
+fn what(entry: &Entry) -> &'static str {
+    match (entry.old, entry.new) {
+        (None, _) => "create",
+        (_, None) => "delete",
+        _ => "update",
+    }
+}

@@ -1,0 +1,113 @@
+//! `undo`: putting back the files of a recorded call, and listing the undoable ones.
+
+use hashline_apply::fs::UndoneFile;
+use hashline_apply::{FileOp, FileReport, Outcome};
+use hashline_core::TextFile;
+
+use crate::engine::Engine;
+
+impl Engine {
+    /// The undo id of the last call of this engine that wrote files (`None`: it wrote nothing
+    /// or was not recorded); forgotten once asked.
+    pub fn last_undo(&self) -> Option<u64> {
+        self.ws.take_last_undo()
+    }
+
+    /// `undo [ID]`: restores the exact prior bytes and mode of every file call `id` (`None`:
+    /// this session's newest) changed, all or nothing, refusing if any changed since; records
+    /// the restored texts in the session.
+    pub fn undo(&self, id: Option<u64>) -> Outcome {
+        let undone = match self.ws.undo(id) {
+            Ok(undone) => undone,
+            Err(e) => return Outcome::refused(e.code(), e.to_string()),
+        };
+        let mut warnings = Vec::new();
+        let mut parts = Vec::new();
+        let mut files = Vec::new();
+        for UndoneFile { target, restored } in &undone.files {
+            let (stored, op, tag) = match restored {
+                Some(bytes) => {
+                    let text = TextFile::decode(bytes.clone());
+                    let tag = hashline_anchor::tag::file_tag(text.text());
+                    parts.push(format!("{} restored (#{tag})", target.display));
+                    let op = FileOp::Update;
+                    (
+                        self.store().record(&target.key, text.text()).map(|_| ()),
+                        op,
+                        Some(tag),
+                    )
+                }
+                None => {
+                    parts.push(format!("{} removed", target.display));
+                    (self.store().invalidate(&target.key), FileOp::Delete, None)
+                }
+            };
+            if let Err(e) = stored {
+                warnings.push(format!(
+                    "The session state was not updated for {} ({e}); read it before editing it.",
+                    target.display
+                ));
+            }
+            files.push(FileReport {
+                path: target.display.clone(),
+                new_path: None,
+                op,
+                tag,
+                diff: String::new(),
+                first_changed_line: None,
+                written: true,
+            });
+        }
+        let mut text = format!("Undid call {}: {}.", undone.id, parts.join(", "));
+        text.push_str(&hashline_apply::warnings_block(&warnings));
+        Outcome {
+            ok: true,
+            code: None,
+            text,
+            warnings,
+            files,
+        }
+    }
+
+    /// `undo --list`: the undoable calls of this root, newest first, one per line.
+    pub fn undo_list(&self) -> Outcome {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let mut text = String::new();
+        for entry in self.ws.undo_list() {
+            let files: Vec<String> = entry
+                .files
+                .iter()
+                .map(|(path, what)| format!("{path} ({what})"))
+                .collect();
+            text.push_str(&format!(
+                "{}\t{}\t{}\t{}\n",
+                entry.id,
+                entry.session,
+                age(now.saturating_sub(entry.created)),
+                files.join(", ")
+            ));
+        }
+        if text.is_empty() {
+            text = "nothing to undo\n".to_owned();
+        }
+        Outcome {
+            ok: true,
+            code: None,
+            text,
+            warnings: Vec::new(),
+            files: Vec::new(),
+        }
+    }
+}
+
+/// `42s ago`, `5m ago`, `3h ago`, `2d ago`.
+fn age(secs: u64) -> String {
+    match secs {
+        0..60 => format!("{secs}s ago"),
+        60..3600 => format!("{}m ago", secs / 60),
+        3600..86400 => format!("{}h ago", secs / 3600),
+        _ => format!("{}d ago", secs / 86400),
+    }
+}
