@@ -16,12 +16,24 @@ use crate::pipeline::execute::{Done, EditPlan, FrontEnd, Intent, Land, Opened, P
 use crate::pipeline::recorded::{basis, carry_onto, Basis};
 use hashline_state::SnapshotStore;
 
-/// The hunks of one file: its path as written, its hunks (indices into the patch), where it
-/// moves.
+/// The hunks of one file: its path as first written, its spelling without `.` components
+/// (`./a` and `a` are one group), its hunks (indices into the patch), where it moves.
 struct Group {
     path: String,
+    key: String,
     hunks: Vec<usize>,
     dest: Option<String>,
+}
+
+/// `path` without empty and `.` components (`./src//a.rs` → `src/a.rs`): the same file
+/// whatever links are on the way. `..` is kept (through a link it need not be the parent).
+fn spelling(path: &str) -> String {
+    let lead = if path.starts_with('/') { "/" } else { "" };
+    let parts: Vec<&str> = path
+        .split('/')
+        .filter(|c| !c.is_empty() && *c != ".")
+        .collect();
+    format!("{lead}{}", parts.join("/"))
 }
 
 /// A V4A patch as the executor's front end.
@@ -40,16 +52,20 @@ pub(crate) struct ApplyPatch {
 }
 
 impl ApplyPatch {
-    /// Group `hunks` per file; a file both moved and named again is refused.
+    /// Group `hunks` per file (two spellings of one path, `./a` and `a`, are one file, its
+    /// hunks played in patch order as Codex applies them); a file both moved and named again
+    /// is refused.
     pub fn new(hunks: Vec<Hunk>, root: String, overwrite: bool) -> Result<ApplyPatch, ApError> {
         let mut groups: Vec<Group> = Vec::new();
         for (h, hunk) in hunks.iter().enumerate() {
             let path = hunk.path();
-            let g = match groups.iter().position(|g| g.path == path) {
+            let key = spelling(path);
+            let g = match groups.iter().position(|g| g.key == key) {
                 Some(g) => g,
                 None => {
                     groups.push(Group {
                         path: path.to_owned(),
+                        key,
                         hunks: Vec::new(),
                         dest: None,
                     });
@@ -71,8 +87,11 @@ impl ApplyPatch {
         }
         for g in &groups {
             if let Some(dest) = &g.dest {
+                let to = spelling(dest);
                 if groups.iter().any(|o| {
-                    &o.path == dest || (o.dest.as_ref() == Some(dest) && !std::ptr::eq(o, g))
+                    o.key == to
+                        || (o.dest.as_deref().map(spelling) == Some(to.clone())
+                            && !std::ptr::eq(o, g))
                 }) {
                     return Err(texts::tangled(dest));
                 }
@@ -470,7 +489,7 @@ impl FrontEnd for ApplyPatch {
         for d in done {
             for t in std::iter::once(&d.target).chain(&d.dest) {
                 if keys.contains(&t.key.as_str()) {
-                    return Err(texts::tangled(&t.display));
+                    return Err(texts::one_file_twice(&t.display));
                 }
                 keys.push(&t.key);
             }
@@ -491,5 +510,18 @@ impl FrontEnd for ApplyPatch {
             return ApError::new(e.code(), format!("Failed to write file {}", self.abs(path)));
         }
         ApError::new(e.code(), format!("{e}. No files were modified."))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spelling;
+
+    #[test]
+    fn spellings_of_one_path_meet() {
+        assert_eq!(spelling("./a"), "a");
+        assert_eq!(spelling("src//./b.rs"), "src/b.rs");
+        assert_eq!(spelling("/abs/./c"), "/abs/c");
+        assert_eq!(spelling("x/../a"), "x/../a");
     }
 }

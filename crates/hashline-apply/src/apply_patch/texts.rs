@@ -156,3 +156,17 @@ pub(crate) fn tangled(path: &str) -> ApError {
         ),
     )
 }
+
+/// Ours: two paths of the patch that the file system resolves to one file (a link, or a move
+/// onto a file another hunk names).
+pub(crate) fn one_file_twice(path: &str) -> ApError {
+    ApError::new(
+        ErrorCode::DuplicateFile,
+        format!(
+            "{path} is reached by two different paths of this patch (through a link, or as a \
+             *** Move to: destination); its changes cannot be applied one after the other in \
+             one call. Name the file by one path, or send the hunks in separate patches. No \
+             files were modified."
+        ),
+    )
+}
