@@ -13,13 +13,27 @@ use super::texts;
 use crate::fs::FsError;
 use crate::pipeline::commit::CommitError;
 use crate::pipeline::execute::{Done, EditPlan, FrontEnd, Intent, Land, Opened, Plan};
+use crate::pipeline::recorded::{basis, carry_onto, Basis};
+use hashline_state::SnapshotStore;
 
-/// The hunks of one file: its path as written, its hunks (indices into the patch), where it
-/// moves.
+/// The hunks of one file: its path as first written, its spelling without `.` components
+/// (`./a` and `a` are one group), its hunks (indices into the patch), where it moves.
 struct Group {
     path: String,
+    key: String,
     hunks: Vec<usize>,
     dest: Option<String>,
+}
+
+/// `path` without empty and `.` components (`./src//a.rs` → `src/a.rs`): the same file
+/// whatever links are on the way. `..` is kept (through a link it need not be the parent).
+fn spelling(path: &str) -> String {
+    let lead = if path.starts_with('/') { "/" } else { "" };
+    let parts: Vec<&str> = path
+        .split('/')
+        .filter(|c| !c.is_empty() && *c != ".")
+        .collect();
+    format!("{lead}{}", parts.join("/"))
 }
 
 /// A V4A patch as the executor's front end.
@@ -38,16 +52,20 @@ pub(crate) struct ApplyPatch {
 }
 
 impl ApplyPatch {
-    /// Group `hunks` per file; a file both moved and named again is refused.
+    /// Group `hunks` per file (two spellings of one path, `./a` and `a`, are one file, its
+    /// hunks played in patch order as Codex applies them); a file both moved and named again
+    /// is refused.
     pub fn new(hunks: Vec<Hunk>, root: String, overwrite: bool) -> Result<ApplyPatch, ApError> {
         let mut groups: Vec<Group> = Vec::new();
         for (h, hunk) in hunks.iter().enumerate() {
             let path = hunk.path();
-            let g = match groups.iter().position(|g| g.path == path) {
+            let key = spelling(path);
+            let g = match groups.iter().position(|g| g.key == key) {
                 Some(g) => g,
                 None => {
                     groups.push(Group {
                         path: path.to_owned(),
+                        key,
                         hunks: Vec::new(),
                         dest: None,
                     });
@@ -69,8 +87,11 @@ impl ApplyPatch {
         }
         for g in &groups {
             if let Some(dest) = &g.dest {
+                let to = spelling(dest);
                 if groups.iter().any(|o| {
-                    &o.path == dest || (o.dest.as_ref() == Some(dest) && !std::ptr::eq(o, g))
+                    o.key == to
+                        || (o.dest.as_deref().map(spelling) == Some(to.clone())
+                            && !std::ptr::eq(o, g))
                 }) {
                     return Err(texts::tangled(dest));
                 }
@@ -242,6 +263,63 @@ impl ApplyPatch {
     }
 }
 
+/// The text the session recorded for a file, as a file (with the live file's BOM, so that
+/// Codex's view of line 1 is the same in both).
+fn recorded_file(text: &str, live: &TextFile) -> TextFile {
+    let mut bytes = Vec::with_capacity(text.len() + 3);
+    if live.has_bom() {
+        bytes.extend_from_slice("\u{feff}".as_bytes());
+    }
+    bytes.extend_from_slice(text.as_bytes());
+    TextFile::decode(bytes)
+}
+
+/// What carrying a plan onto the disk needs: the basis it was made on and the session.
+struct Carry<'a> {
+    seen: &'a Basis,
+    store: &'a dyn SnapshotStore,
+    key: &'a str,
+    dry_run: bool,
+}
+
+impl ApplyPatch {
+    /// `edits` (planned on `carry.seen`'s text) in the lines of `live`, through the shared
+    /// merge. `None`: the lines they matched changed on disk (the refusal is recorded).
+    fn carried(
+        &mut self,
+        i: usize,
+        carry: &Carry<'_>,
+        live: &TextFile,
+        edits: Vec<Edit>,
+    ) -> Option<Vec<Edit>> {
+        let refused = match carry_onto(
+            carry.seen,
+            live.text(),
+            &edits,
+            carry.store,
+            carry.key,
+            carry.dry_run,
+        ) {
+            Ok(edits) => return Some(edits),
+            Err(refused) => refused,
+        };
+        let path = self.groups[i].path.clone();
+        let what = refused
+            .stale
+            .first()
+            .and_then(|&k| edits.get(k))
+            .filter(|_| self.groups[i].hunks.len() == 1)
+            .and_then(|e| self.labels[i].get(e.origin))
+            .cloned()
+            .unwrap_or_else(|| format!("the patch's hunks of {path}"));
+        let lines = codex_lines(live);
+        let view: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let first = self.groups[i].hunks[0];
+        self.fail(first, texts::stale(&path, &what, &view, refused.near));
+        None
+    }
+}
+
 fn noop_plan(bytes: Option<Vec<u8>>) -> Plan {
     Plan::Edit(EditPlan {
         file: TextFile::decode(bytes.unwrap_or_default()),
@@ -293,16 +371,26 @@ impl FrontEnd for ApplyPatch {
                 return Ok(noop_plan(opened.bytes));
             }
         }
-        if opened.bytes.is_some()
-            && opened
-                .store
-                .head(&opened.target.key)
-                .ok()
-                .flatten()
-                .is_none()
-        {
+        let original = opened.bytes.clone().map(TextFile::decode);
+        // Stale safety (DEVIATIONS §27): an update's contexts are matched in the version the
+        // session recorded, and the result carried onto the disk text.
+        let seen = match &original {
+            Some(live) if updates => basis(opened.store, &opened.target.key, live.text()),
+            _ => Basis::Live,
+        };
+        if seen == Basis::Unread {
             self.notes.push(texts::never_read(&self.groups[i].path));
         }
+        let matched = match (&seen, &original) {
+            (Basis::Recorded(text), Some(live)) => Some(recorded_file(text, live)),
+            _ => original.clone(),
+        };
+        let carry = Carry {
+            seen: &seen,
+            store: opened.store,
+            key: &opened.target.key,
+            dry_run: opened.dry_run,
+        };
         if let Some(dest) = opened.dest {
             if !self.overwrite
                 && opened
@@ -323,9 +411,11 @@ impl FrontEnd for ApplyPatch {
             false => Land::Update,
         };
         let single = self.groups[i].hunks.len() == 1 && updates;
-        let original = opened.bytes.clone().map(TextFile::decode);
-        if let (true, Some(file)) = (single, &original) {
+        if let (true, Some(file), Some(live)) = (single, &matched, &original) {
             let Some((edits, warnings)) = self.single_update(i, file) else {
+                return Ok(noop_plan(opened.bytes));
+            };
+            let Some(edits) = self.carried(i, &carry, live, edits) else {
                 return Ok(noop_plan(opened.bytes));
             };
             let land = land_of(false);
@@ -338,7 +428,7 @@ impl FrontEnd for ApplyPatch {
                 warnings,
             }));
         }
-        let Some(result) = self.play(i, original.clone()) else {
+        let Some(result) = self.play(i, matched.clone()) else {
             return Ok(noop_plan(opened.bytes));
         };
         match (opened.bytes, result) {
@@ -347,9 +437,16 @@ impl FrontEnd for ApplyPatch {
             (bytes, result) => {
                 let created = bytes.is_none();
                 let old = TextFile::decode(bytes.unwrap_or_default());
-                let edits = match &result {
-                    Some(new) => rewrite(&old, new, 0),
-                    None => Vec::new(),
+                let edits = match (&result, &matched) {
+                    (Some(new), Some(from)) if !created => {
+                        let Some(edits) = self.carried(i, &carry, &old, rewrite(from, new, 0))
+                        else {
+                            return Ok(noop_plan(Some(old.bytes().to_vec())));
+                        };
+                        edits
+                    }
+                    (Some(new), _) => rewrite(&old, new, 0),
+                    (None, _) => Vec::new(),
                 };
                 if self.labels[i].is_empty() {
                     self.labels[i].push(format!("*** Add File: {}", self.groups[i].path));
@@ -392,7 +489,7 @@ impl FrontEnd for ApplyPatch {
         for d in done {
             for t in std::iter::once(&d.target).chain(&d.dest) {
                 if keys.contains(&t.key.as_str()) {
-                    return Err(texts::tangled(&t.display));
+                    return Err(texts::one_file_twice(&t.display));
                 }
                 keys.push(&t.key);
             }
@@ -413,5 +510,18 @@ impl FrontEnd for ApplyPatch {
             return ApError::new(e.code(), format!("Failed to write file {}", self.abs(path)));
         }
         ApError::new(e.code(), format!("{e}. No files were modified."))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spelling;
+
+    #[test]
+    fn spellings_of_one_path_meet() {
+        assert_eq!(spelling("./a"), "a");
+        assert_eq!(spelling("src//./b.rs"), "src/b.rs");
+        assert_eq!(spelling("/abs/./c"), "/abs/c");
+        assert_eq!(spelling("x/../a"), "x/../a");
     }
 }

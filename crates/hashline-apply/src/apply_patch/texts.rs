@@ -122,6 +122,30 @@ pub(crate) fn never_read(path: &str) -> String {
     )
 }
 
+/// Ours: the file changed since the session read it, and the lines `what` ("chunk 2 of a.txt")
+/// matched in the version read were changed, removed or repeated on disk (DEVIATIONS §27). `lines`: the disk's lines;
+/// `near`: the 1-based disk line to show context around.
+pub(crate) fn stale(path: &str, what: &str, lines: &[&str], near: usize) -> ApError {
+    let from = near.saturating_sub(4).max(1);
+    let to = (near + 4).min(lines.len());
+    let mut shown = String::new();
+    for n in from..=to {
+        shown.push_str(&format!("{n:6}\t{}\n", lines[n - 1]));
+    }
+    if shown.is_empty() {
+        shown.push_str("(the file is now empty)\n");
+    }
+    ApError::new(
+        ErrorCode::StaleAnchor,
+        format!(
+            "{path} changed since it was read in this session, and the lines {what} matched \
+             there were changed, removed or repeated on disk. Lines {from}-{to} of {path} now read:\n{shown}\
+             Read the file again and resend the patch with context copied from its current \
+             text. No files were modified."
+        ),
+    )
+}
+
 /// Ours: two hunks whose files cannot be applied one after the other in one call.
 pub(crate) fn tangled(path: &str) -> ApError {
     ApError::new(
@@ -129,6 +153,20 @@ pub(crate) fn tangled(path: &str) -> ApError {
         format!(
             "{path} is named by a *** Move to: and by another hunk of the same patch. \
              Send the move in a patch of its own. No files were modified."
+        ),
+    )
+}
+
+/// Ours: two paths of the patch that the file system resolves to one file (a link, or a move
+/// onto a file another hunk names).
+pub(crate) fn one_file_twice(path: &str) -> ApError {
+    ApError::new(
+        ErrorCode::DuplicateFile,
+        format!(
+            "{path} is reached by two different paths of this patch (through a link, or as a \
+             *** Move to: destination); its changes cannot be applied one after the other in \
+             one call. Name the file by one path, or send the hunks in separate patches. No \
+             files were modified."
         ),
     )
 }
