@@ -157,6 +157,8 @@ const SUITES: &[(&str, &str)] = &[
     ("hashline-ast", "block_spans"),
     ("hashline", "conformance_hash_json"),
     ("hashline", "conformance_lineid"),
+    ("hashline", "conformance_apply_patch"),
+    ("hashline", "conformance_str_replace"),
 ];
 
 /// Whether a line a suite printed is its summary (`… passed`, `… match`, `cases: …`).
