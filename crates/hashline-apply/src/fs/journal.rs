@@ -147,19 +147,30 @@ impl Journal {
     pub(super) fn begin(root_dir: &Path) -> Result<Journal, FsError> {
         let io = |e| FsError::io(root_dir.display(), e);
         std::fs::create_dir_all(root_dir).map_err(io)?;
-        let id = fresh_id();
-        let lock_path = root_dir.join(format!("{id}.lock"));
         // Locked under a provisional name, then renamed (the lock follows the inode): a
-        // `<id>.lock` that can be locked is never one whose owner is about to lock it.
-        let fresh = root_dir.join(format!("{id}.lock.new"));
-        let lock = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .open(&fresh)
-            .map_err(io)?;
-        fs4::FileExt::lock(&lock).map_err(io)?;
-        std::fs::rename(&fresh, &lock_path).map_err(io)?;
+        // `<id>.lock` that can be locked is never one whose owner is about to lock it. A
+        // recovery removes every provisional lock it can lock (its owner died before the
+        // rename); should it take ours between its creation and our lock, the rename finds it
+        // gone and a fresh id is tried.
+        let mut attempt = 0;
+        let (id, lock_path, lock) = loop {
+            attempt += 1;
+            let id = fresh_id();
+            let lock_path = root_dir.join(format!("{id}.lock"));
+            let fresh = root_dir.join(format!("{id}.lock.new"));
+            let lock = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create_new(true)
+                .open(&fresh)
+                .map_err(io)?;
+            fs4::FileExt::lock(&lock).map_err(io)?;
+            match std::fs::rename(&fresh, &lock_path) {
+                Ok(()) => break (id, lock_path, lock),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && attempt < 8 => continue,
+                Err(e) => return Err(io(e)),
+            }
+        };
         let dir = root_dir.join(&id);
         std::fs::create_dir(&dir).map_err(io)?;
         Ok(Journal {

@@ -113,25 +113,15 @@ pub(super) fn recover(ws: &Workspace) -> Result<Recovery, FsError> {
 }
 
 /// Removes a lock file left by a process killed before its journal directory existed: one
-/// that can be locked and has no journal. A provisional `.lock.new` (killed between creating
-/// and locking it) is removed only once it is a minute old.
+/// that can be locked and has no journal. A provisional `.lock.new` that can be locked is
+/// removed too: its owner died before renaming it, or has yet to lock it, and then retries
+/// under a fresh id when its rename finds the file gone (`Journal::begin`).
 fn remove_orphan_lock(path: &Path, ids: &[String]) {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
     let Some(name) = name else { return };
-    let provisional = name.ends_with(".lock.new");
     let id = name.trim_end_matches(".new").trim_end_matches(".lock");
     if ids.iter().any(|i| i == id) {
         return;
-    }
-    if provisional {
-        let old = std::fs::metadata(path)
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| t.elapsed().ok())
-            .is_some_and(|age| age.as_secs() >= 60);
-        if !old {
-            return;
-        }
     }
     let Ok(file) = OpenOptions::new().read(true).write(true).open(path) else {
         return;
