@@ -11,7 +11,7 @@
 //! paths stay inside the root and nothing is run; no silent strip (`W_STRIPPED_MATCH` or
 //! `E_NO_MATCH`); `undo_edit` of a `create` removes the file and says so, and is refused when
 //! the file changed since the edit; an edit after a `view` is matched in the viewed text and
-//! carried onto the disk ([`crate::pipeline::recorded`]) or refused with fresh context; an edit
+//! carried onto the disk (`pipeline::recorded`) or refused with fresh context; an edit
 //! of a file never viewed says so (`W_UNREAD`).
 
 mod front;
