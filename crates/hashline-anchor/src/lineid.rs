@@ -97,19 +97,36 @@ pub fn render_row(line_number: usize, content: &str) -> String {
 
 /// `read --anchors lineid`: one `N#ID|content` row per line of the LF-normalized text, each
 /// followed by `\n`. `offset` is the 1-based first line shown (default 1), `limit` the most rows
-/// shown (default all). An empty text, or an offset past the end, renders nothing.
+/// shown (default all); either way one page shows at most the [read budget](crate::page). When
+/// lines remain after the shown ones, `\n[<k> more lines in file. Use :<n> to continue]\n`
+/// follows (the CLI's `read PATH:<n>` continues there). An empty text, or an offset past the
+/// end, renders nothing.
 pub fn render_read(text: &str, offset: Option<usize>, limit: Option<usize>) -> String {
     let lines = canonical_lines(text);
     let first = offset.unwrap_or(1).max(1);
-    let mut out = String::with_capacity(text.len() + lines.len() * 6);
+    let mut out = String::with_capacity(text.len().min(crate::page::MAX_BYTES * 2) + 64);
+    let mut budget = crate::page::Budget::new();
+    let mut last = first - 1;
     for (i, line) in lines
         .iter()
         .enumerate()
         .skip(first - 1)
         .take(limit.unwrap_or(usize::MAX))
     {
-        out.push_str(&render_row(i + 1, line));
+        let row = render_row(i + 1, line);
+        if !budget.admit(row.len() + 1) {
+            break;
+        }
+        out.push_str(&row);
         out.push('\n');
+        last = i + 1;
+    }
+    if last >= first && last < lines.len() {
+        out.push_str(&format!(
+            "\n[{} more lines in file. Use :{} to continue]\n",
+            lines.len() - last,
+            last + 1
+        ));
     }
     out
 }
@@ -210,8 +227,18 @@ mod tests {
         assert_eq!(render_read("\n", None, None), "1#KM|\n2#KM|\n");
         assert_eq!(
             render_read("a\nb\nc", Some(2), Some(1)),
-            format!("2#{}|b\n", line_id(2, "b"))
+            format!(
+                "2#{}|b\n\n[1 more lines in file. Use :3 to continue]\n",
+                line_id(2, "b")
+            )
         );
+        let big = "x\n".repeat(3000);
+        let page = render_read(&big, None, None);
+        assert_eq!(page.lines().filter(|l| l.contains('|')).count(), 2000);
+        assert!(page.ends_with(&format!(
+            "\n2000#{}|x\n\n[1001 more lines in file. Use :2001 to continue]\n",
+            line_id(2000, "x")
+        )));
         assert_eq!(render_read("a", Some(9), None), "");
     }
 

@@ -10,6 +10,8 @@ use std::fmt::Write as _;
 
 use xxhash_rust::xxh32::Xxh32;
 
+use crate::page::{digits, Budget};
+
 /// True for the bytes deleted before a `\n` or at the end of the text.
 fn is_trailing_blank(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r')
@@ -87,10 +89,12 @@ pub fn line_count(text: &str) -> usize {
 ///
 /// * `text` is the BOM-free, LF-normalized file text; the tag is always that of the whole text.
 /// * `offset` is the 1-based first line to show (default 1; `0` is read as 1), `limit` the
-///   maximum number of lines (default: all; `0` is read as 1).
+///   maximum number of lines (default: all; `0` is read as 1). Either way one page shows at most
+///   the [read budget](crate::page) (whole rows only).
 /// * The final empty line of a newline-terminated file is shown as `N:`.
-/// * When lines remain after the range, a footer
-///   `[<k> more lines in file. Use :<n> to continue]` follows the rows.
+/// * When lines remain after the shown ones, a footer
+///   `[<k> more lines in file. Use :<n> to continue]` follows the rows (the seed's text; the
+///   CLI's `read PATH:<n>` continues there).
 /// * A start beyond the end yields the seed's refusal text
 ///   ([`ReadRangeError::BeyondEnd`]); use [`check_read_range`] to tell that case apart.
 ///
@@ -107,13 +111,18 @@ pub fn render_read(
     let total = line_count(text);
     let start = offset.unwrap_or(1).max(1);
     let count = limit.map_or(total, |l| l.max(1));
-    let mut out = String::with_capacity(text.len() + display_path.len() + 16 + total * 4);
+    let mut out =
+        String::with_capacity(text.len().min(crate::page::MAX_BYTES * 2) + display_path.len() + 64);
     out.push('¶');
     out.push_str(display_path);
     out.push('#');
     out.push_str(&file_tag(text));
     let mut last = start - 1;
+    let mut budget = Budget::new();
     for (index, line) in text.split('\n').enumerate().skip(start - 1).take(count) {
+        if !budget.admit(2 + digits(index + 1) + line.len()) {
+            break;
+        }
         // Writing into a String cannot fail.
         let _ = write!(out, "\n{}:{}", index + 1, line);
         last = index + 1;
@@ -132,6 +141,7 @@ pub fn render_read(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::page::{MAX_BYTES, MAX_LINES};
 
     #[test]
     fn spec_examples() {
@@ -174,6 +184,25 @@ mod tests {
             render_read("f", text, Some(4), Some(9)),
             format!("¶f#{tag}\n4:l4")
         );
+    }
+
+    #[test]
+    fn a_page_stops_at_the_budget_and_names_the_next_line() {
+        let text = "x\n".repeat(5000);
+        let page = render_read("f", &text, None, None);
+        assert_eq!(
+            page.lines().filter(|l| l.ends_with(":x")).count(),
+            MAX_LINES
+        );
+        assert!(page.ends_with("\n2000:x\n\n[3001 more lines in file. Use :2001 to continue]"));
+        let wide = format!("{}\n", "y".repeat(1000)).repeat(100);
+        let page = render_read("f", &wide, Some(3), Some(1000));
+        assert!(page.len() <= MAX_BYTES + 100, "{}", page.len());
+        assert!(page.ends_with("[48 more lines in file. Use :54 to continue]"));
+        let long = "z".repeat(MAX_BYTES * 2) + "\nshort";
+        let page = render_read("f", &long, None, None);
+        assert!(page.ends_with("[1 more lines in file. Use :2 to continue]"));
+        assert!(page.contains(&format!("\n1:{}\n", "z".repeat(MAX_BYTES * 2))));
     }
 
     #[test]

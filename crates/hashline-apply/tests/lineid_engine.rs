@@ -54,7 +54,11 @@ fn read_renders_rows_and_records_the_text() {
         Some("a\nb\nc\n".to_string())
     );
     let out = read(&s.ws, &s.store, "f.txt", Some(2), Some(1));
-    assert_eq!(out.text, "2#XH|b\n");
+    // A window that leaves lines after it names where to continue (the read budget's hint).
+    assert_eq!(
+        out.text,
+        "2#XH|b\n\n[2 more lines in file. Use :3 to continue]\n"
+    );
     let missing = read(&s.ws, &s.store, "nope.txt", None, None);
     assert_eq!(
         (missing.ok, missing.code, missing.text.as_str()),

@@ -40,7 +40,7 @@ pub fn preview_with_progress(
 ) -> Result<Preview, AstError> {
     let order = rule_order(req)?;
     let explicit = explicit_lang(req.lang.as_deref())?;
-    let candidates = files::collect(&req.root, &req.paths, req.glob.as_deref())?;
+    let candidates = files::collect(&req.root, &req.paths, req.glob.as_deref(), req.walk())?;
 
     let mut issues = Issues::default();
     let mut jobs = Vec::new();

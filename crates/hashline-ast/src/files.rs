@@ -1,9 +1,11 @@
 //! Candidate files of a call: explicit files, directory walks and globs under the workspace root.
 //!
-//! Walks honour `.gitignore` (also outside a git repository), `.ignore` and git excludes,
-//! include hidden files, never follow symlinks, always skip `.git`, and skip `node_modules`
-//! unless the glob text names it (as the seed does). An explicitly named file is always a
-//! candidate, ignored or not. Results are deduplicated and sorted by display path.
+//! Walks have ripgrep's defaults: they honour `.gitignore` (also outside a git repository),
+//! `.ignore` and git excludes and skip hidden files and directories, unless [`Walk`] says
+//! otherwise (`--no-ignore`, `--hidden`). They never follow symlinks, always skip `.git`, and
+//! skip `node_modules` unless the glob text names it (as the seed does). An explicitly named
+//! file is always a candidate, hidden, ignored or not, and so is the directory a walk starts
+//! from. Results are deduplicated and sorted by display path.
 
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
@@ -24,11 +26,21 @@ pub(crate) struct Candidate {
     pub explicit: bool,
 }
 
+/// Which files a directory walk skips besides `.git` and `node_modules`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Walk {
+    /// Visit hidden files and directories too.
+    pub hidden: bool,
+    /// Ignore `.gitignore`, `.ignore` and git excludes.
+    pub no_ignore: bool,
+}
+
 /// The sorted, deduplicated candidates of `paths` under the canonicalized `root`.
 pub(crate) fn collect(
     root: &Path,
     paths: &[String],
     glob: Option<&str>,
+    how: Walk,
 ) -> Result<Vec<Candidate>, AstError> {
     if paths.is_empty() {
         return Err(AstError::NoPaths);
@@ -64,7 +76,7 @@ pub(crate) fn collect(
                 });
             }
             let matcher = compile_glob(pattern)?;
-            for file in walk(&base_abs, Some(&matcher), raw.contains("node_modules")) {
+            for file in walk(&base_abs, Some(&matcher), raw.contains("node_modules"), how) {
                 add(file, false);
             }
             continue;
@@ -73,7 +85,7 @@ pub(crate) fn collect(
         if abs.is_file() {
             add(abs, true);
         } else if abs.is_dir() {
-            for file in walk(&abs, extra.as_ref(), extra_names_modules) {
+            for file in walk(&abs, extra.as_ref(), extra_names_modules, how) {
                 add(file, false);
             }
         } else {
@@ -151,15 +163,21 @@ pub(crate) fn display_path(root: &Path, abs: &Path) -> String {
 
 /// Regular files under `dir` (symlinks not followed), filtered by `matcher` on the path relative
 /// to `dir`. Unreadable entries are skipped.
-fn walk(dir: &Path, matcher: Option<&GlobMatcher>, allow_node_modules: bool) -> Vec<PathBuf> {
+fn walk(
+    dir: &Path,
+    matcher: Option<&GlobMatcher>,
+    allow_node_modules: bool,
+    how: Walk,
+) -> Vec<PathBuf> {
     let mut builder = WalkBuilder::new(dir);
+    let honour_ignores = !how.no_ignore;
     builder
-        .hidden(false)
-        .git_ignore(true)
-        .git_exclude(true)
-        .git_global(true)
-        .ignore(true)
-        .parents(true)
+        .hidden(!how.hidden)
+        .git_ignore(honour_ignores)
+        .git_exclude(honour_ignores)
+        .git_global(honour_ignores)
+        .ignore(honour_ignores)
+        .parents(honour_ignores)
         .require_git(false)
         .follow_links(false)
         .filter_entry(move |entry| {
@@ -212,8 +230,12 @@ mod tests {
     }
 
     fn names(paths: &[&str], glob: Option<&str>, root: &Path) -> Vec<String> {
+        names_with(paths, glob, root, Walk::default())
+    }
+
+    fn names_with(paths: &[&str], glob: Option<&str>, root: &Path, how: Walk) -> Vec<String> {
         let owned: Vec<String> = paths.iter().map(|s| s.to_string()).collect();
-        collect(root, &owned, glob)
+        collect(root, &owned, glob, how)
             .expect("collect")
             .into_iter()
             .map(|c| c.display)
@@ -225,6 +247,14 @@ mod tests {
         let dir = tree();
         assert_eq!(
             names(&["."], None, dir.path()),
+            ["a.ts", "src/b.ts", "src/deep/c.tsx"]
+        );
+        let hidden = Walk {
+            hidden: true,
+            ..Walk::default()
+        };
+        assert_eq!(
+            names_with(&["."], None, dir.path(), hidden),
             [
                 ".gitignore",
                 ".hidden/h.ts",
@@ -233,6 +263,16 @@ mod tests {
                 "src/deep/c.tsx"
             ]
         );
+        let no_ignore = Walk {
+            no_ignore: true,
+            ..Walk::default()
+        };
+        assert_eq!(
+            names_with(&["."], None, dir.path(), no_ignore),
+            ["a.ts", "src/b.ts", "src/deep/c.tsx", "src/ignored.ts"]
+        );
+        // A hidden directory named as the start of a walk is walked.
+        assert_eq!(names(&[".hidden"], None, dir.path()), [".hidden/h.ts"]);
     }
 
     #[test]
@@ -267,12 +307,15 @@ mod tests {
     fn refusals() {
         let dir = tree();
         let root = dir.path();
-        let err = |p: &str| collect(root, &[p.to_string()], None).expect_err(p);
+        let err = |p: &str| collect(root, &[p.to_string()], None, Walk::default()).expect_err(p);
         assert!(matches!(err("missing.ts"), AstError::PathNotFound { .. }));
         assert!(matches!(err("  "), AstError::EmptyPath { index: 0 }));
         assert!(matches!(err(".."), AstError::OutsideRoot { .. }));
         assert!(matches!(err("src/[.ts"), AstError::BadGlob { .. }));
-        assert!(matches!(collect(root, &[], None), Err(AstError::NoPaths)));
+        assert!(matches!(
+            collect(root, &[], None, Walk::default()),
+            Err(AstError::NoPaths)
+        ));
     }
 
     #[test]

@@ -103,10 +103,19 @@ pub struct RewriteRequest {
     /// ([`crate::AstError::SyntaxIntroduced`]).
     #[serde(default)]
     pub allow_syntax_errors: bool,
+    /// Directory walks also visit hidden files and directories (ripgrep's `--hidden`); they
+    /// are skipped by default, as ripgrep and ast-grep do.
+    #[serde(default)]
+    pub hidden: bool,
+    /// Directory walks ignore `.gitignore`, `.ignore` and git excludes (ripgrep's
+    /// `--no-ignore`); by default the files they name are skipped.
+    #[serde(default)]
+    pub no_ignore: bool,
 }
 
 impl RewriteRequest {
-    /// A request with the seed's defaults (no `lang`, no glob, 1000 files, smart strictness).
+    /// A request with the seed's defaults (no `lang`, no glob, 1000 files, smart strictness) and
+    /// ripgrep's walk (hidden and ignored files skipped).
     pub fn new(root: impl Into<PathBuf>, rules: Vec<Rule>, paths: Vec<String>) -> Self {
         Self {
             rules,
@@ -117,6 +126,16 @@ impl RewriteRequest {
             max_files: DEFAULT_MAX_FILES,
             strictness: Strictness::Smart,
             allow_syntax_errors: false,
+            hidden: false,
+            no_ignore: false,
+        }
+    }
+
+    /// How this request's directory walks filter files.
+    pub(crate) fn walk(&self) -> crate::files::Walk {
+        crate::files::Walk {
+            hidden: self.hidden,
+            no_ignore: self.no_ignore,
         }
     }
 }

@@ -205,8 +205,26 @@ impl Engine {
         self.store.as_ref()
     }
 
-    /// `read PATH`: the file with anchors; records what it showed in the session.
+    /// `read PATH`: the file with anchors; records what it showed in the session (always the
+    /// whole text, whatever page is shown). A path that names no file but ends in `:N` or
+    /// `:N-M` reads lines N.. (N..=M) of the file before the colon: the continuation hints
+    /// (`Use :N to continue`) are commands that work.
     pub fn read(&self, path: &str, options: &ReadOptions) -> Outcome {
+        let outcome = self.read_as_written(path, options);
+        if outcome.code != Some(ErrorCode::FileNotFound) {
+            return outcome;
+        }
+        match crate::read_range::split(path) {
+            Some(ranged) => match crate::read_range::options(&ranged, options) {
+                Ok(ranged_options) => self.read_as_written(ranged.path, &ranged_options),
+                Err(refusal) => refusal,
+            },
+            None => outcome,
+        }
+    }
+
+    /// [`Engine::read`] of `path` exactly as written.
+    fn read_as_written(&self, path: &str, options: &ReadOptions) -> Outcome {
         match options.anchors {
             Anchors::Tag => match (
                 parse_count(options.offset.as_deref()),

@@ -37,6 +37,7 @@ mod engine;
 pub mod grammar;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+mod read_range;
 mod session;
 mod undo;
 

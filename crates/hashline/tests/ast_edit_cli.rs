@@ -505,3 +505,40 @@ fn no_match_queues_nothing_and_bad_calls_are_refused() {
     );
     assert_eq!(read(r, "a.ts"), A);
 }
+
+/// Directory walks have ripgrep's defaults: hidden and gitignored files are skipped unless
+/// `--hidden` / `--no-ignore` ask for them; a hidden file named on the command line is used.
+#[test]
+fn hidden_and_ignored_files_are_skipped_unless_asked() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (r, s) = (dir.path().join("root"), dir.path().join("state"));
+    for (p, body) in [
+        ("a.ts", "foo(1);\n"),
+        (".hidden/h.ts", "foo(2);\n"),
+        (".h.ts", "foo(3);\n"),
+        ("gen/g.ts", "foo(4);\n"),
+        (".gitignore", "gen/\n"),
+    ] {
+        let path = r.join(p);
+        fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        fs::write(path, body).expect("write");
+    }
+    let files = |extra: &[&str]| -> Vec<String> {
+        let mut args = vec!["--json", "ast-edit", "--pat", "foo($A)", "--out", "bar($A)"];
+        args.extend_from_slice(extra);
+        let out = run(&r, &s, &args);
+        let v: serde_json::Value = serde_json::from_str(&out.stdout).expect("json");
+        let mut names: Vec<String> = v["files"]
+            .as_array()
+            .expect("files")
+            .iter()
+            .map(|f| f["path"].as_str().unwrap_or_default().to_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(files(&["."]), ["a.ts"]);
+    assert_eq!(files(&["--hidden", "."]), [".h.ts", ".hidden/h.ts", "a.ts"]);
+    assert_eq!(files(&["--no-ignore", "."]), ["a.ts", "gen/g.ts"]);
+    assert_eq!(files(&[".h.ts"]), [".h.ts"]);
+}

@@ -34,8 +34,42 @@ pub(crate) fn parse_header_line(
         return Ok(Some(HeaderLine { path, tag }));
     }
     recovered(trimmed, cwd)
+        .or_else(|| spaced(trimmed, cwd))
         .map(Some)
         .ok_or_else(|| messages::bad_header(trimmed))
+}
+
+/// A path with white space in it, as `read` prints it: `¶my file.txt#9A46` (the tag right
+/// after the path, which neither starts nor ends with white space), or quoted:
+/// `¶"my file.txt"#9A46`, `¶'my file.txt'`. The seed's strict form stops a path at a space, so
+/// without this a file whose name has one could be read but never edited. `¶a.ts #1A2B` (a
+/// space before the tag) stays refused.
+fn spaced(trimmed: &str, cwd: Option<&str>) -> Option<HeaderLine> {
+    let body = ascii_trim_end(trimmed.strip_prefix(PILCROW)?);
+    let bytes = body.as_bytes();
+    let n = bytes.len();
+    let (raw, tag) =
+        if n > 5 && bytes[n - 5] == b'#' && bytes[n - 4..].iter().all(u8::is_ascii_hexdigit) {
+            // Bytes n-5.. are ASCII, so n-5 and n-4 are char boundaries.
+            (&body[..n - 5], Some(body[n - 4..].to_ascii_uppercase()))
+        } else {
+            (body, None)
+        };
+    let quoted = ['"', '\''].iter().any(|&q| {
+        raw.len() >= 2
+            && raw.starts_with(q)
+            && raw.ends_with(q)
+            && !raw[1..raw.len() - 1].contains(q)
+    });
+    let bare = tag.is_some()
+        && !raw.starts_with(is_js_space)
+        && !raw.ends_with(is_js_space)
+        && !raw.contains(['"', '\'']);
+    if !(quoted || bare) || raw.contains(['\t', '\r', '\n']) {
+        return None;
+    }
+    let path = normalize_path(raw, cwd);
+    (!path.is_empty()).then_some(HeaderLine { path, tag })
 }
 
 /// The strict form: `¶` PATH (no `#`, space, tab) optional `#` + 4 hex, optional ASCII white
@@ -218,6 +252,21 @@ mod tests {
             "¶a.ts #1A2B",
             Err("Input header must be ¶PATH or ¶PATH#TAG with a 4-hex content-hash tag; got \"¶a.ts #1A2B\"."),
         );
+        // Names with spaces, as `read` prints them, and quoted.
+        check("¶my file.txt#9a46", Ok(Some(("my file.txt", Some("9A46")))));
+        check(
+            "¶dir one/é ü.txt#9A46 ",
+            Ok(Some(("dir one/é ü.txt", Some("9A46")))),
+        );
+        check("¶no #te.txt#9A46", Ok(Some(("no #te.txt", Some("9A46")))));
+        check(
+            "¶\"my file.txt\"#9A46",
+            Ok(Some(("my file.txt", Some("9A46")))),
+        );
+        check("¶'my file.txt'", Ok(Some(("my file.txt", None))));
+        for refused in ["¶my file.txt", "¶a\tb.ts#1A2B", "¶\"a\" b\"#1A2B"] {
+            assert!(parse_header_line(refused, None).is_err(), "{refused:?}");
+        }
         check(
             "¶",
             Err(

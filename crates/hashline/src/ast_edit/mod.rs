@@ -26,6 +26,11 @@ pub struct AstEditOptions {
     /// Queue rewrites that add a syntax error; without it such a call is refused with
     /// `E_SYNTAX_INTRODUCED` and nothing is queued.
     pub allow_syntax_errors: bool,
+    /// Directory walks also visit hidden files and directories (ripgrep's `--hidden`).
+    pub hidden: bool,
+    /// Directory walks ignore `.gitignore`, `.ignore` and git excludes (ripgrep's
+    /// `--no-ignore`).
+    pub no_ignore: bool,
 }
 
 impl Default for AstEditOptions {
@@ -34,6 +39,8 @@ impl Default for AstEditOptions {
             lang: None,
             max_files: DEFAULT_MAX_FILES,
             allow_syntax_errors: false,
+            hidden: false,
+            no_ignore: false,
         }
     }
 }
@@ -73,6 +80,8 @@ impl Engine {
         request.lang = options.lang.clone();
         request.max_files = options.max_files.max(1);
         request.allow_syntax_errors = options.allow_syntax_errors;
+        request.hidden = options.hidden;
+        request.no_ignore = options.no_ignore;
         let preview = match hashline_ast::preview_with_progress(&request, progress) {
             Ok(p) => p,
             Err(e) => return refused_edit(e.code(), e.to_string()),

@@ -105,6 +105,14 @@ pub enum Command {
         /// Queue rewrites that add a syntax error (refused with E_SYNTAX_INTRODUCED without it).
         #[arg(long)]
         allow_syntax_errors: bool,
+        /// Directory walks also visit hidden files and directories (skipped by default, as
+        /// ripgrep and ast-grep do; a hidden path named on the command line is always used).
+        #[arg(long)]
+        hidden: bool,
+        /// Directory walks also visit files that .gitignore, .ignore or git excludes name
+        /// (skipped by default).
+        #[arg(long)]
+        no_ignore: bool,
         /// Files, directories or globs (`src/**/*.ts`), relative to --root.
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<String>,

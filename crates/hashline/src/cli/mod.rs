@@ -111,6 +111,8 @@ pub fn main() -> ExitCode {
             lang,
             max_files,
             allow_syntax_errors,
+            hidden,
+            no_ignore,
             paths,
         } => {
             if pat.len() != out.len() {
@@ -126,6 +128,8 @@ pub fn main() -> ExitCode {
                 lang: lang.clone(),
                 max_files: *max_files,
                 allow_syntax_errors: *allow_syntax_errors,
+                hidden: *hidden,
+                no_ignore: *no_ignore,
             };
             let bar = progress::Progress::new();
             let response = session.ast_edit(rules, paths.clone(), &options, &|done, total| {

@@ -67,6 +67,10 @@ pub(crate) struct AstEditArgs {
     pub max_files: Option<usize>,
     #[serde(default)]
     pub allow_syntax_errors: bool,
+    #[serde(default)]
+    pub hidden: bool,
+    #[serde(default)]
+    pub no_ignore: bool,
 }
 
 /// `resolve` arguments.
@@ -132,6 +136,8 @@ pub(crate) fn run(
                 lang: a.lang,
                 max_files: a.max_files.unwrap_or(AstEditOptions::default().max_files),
                 allow_syntax_errors: a.allow_syntax_errors,
+                hidden: a.hidden,
+                no_ignore: a.no_ignore,
             };
             Ok(session.ast_edit(rules, a.paths, &options, &|_, _| {}))
         }),

@@ -159,6 +159,8 @@ fn ast_edit_schema() -> Value {
             "lang": {"type": "string", "description": "Parse every file as this language (ts, tsx, js, rust, py, ...); default: by extension."},
             "max_files": {"type": "integer", "minimum": 1, "description": "At most this many files get replacements."},
             "allow_syntax_errors": {"type": "boolean", "description": "Queue rewrites that add a syntax error."},
+            "hidden": {"type": "boolean", "description": "Directory walks also visit hidden files and directories (skipped by default, as ripgrep does)."},
+            "no_ignore": {"type": "boolean", "description": "Directory walks also visit files that .gitignore, .ignore or git excludes name (skipped by default)."},
         },
         "required": ["ops", "paths"],
         "additionalProperties": false,
