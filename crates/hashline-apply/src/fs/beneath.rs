@@ -25,8 +25,9 @@ use rustix::io::Errno;
 
 use super::FsError;
 
-/// The default read cap: 64 MiB.
-pub const DEFAULT_MAX_FILE_BYTES: u64 = 64 << 20;
+/// The default read cap: 1 GiB (the engine edits 100 MB generated files; a file this large
+/// already costs a few times its size in memory).
+pub const DEFAULT_MAX_FILE_BYTES: u64 = 1 << 30;
 
 /// The environment variable that overrides the read cap (bytes).
 pub const MAX_FILE_BYTES_ENV: &str = "HASHLINE_MAX_FILE_BYTES";
