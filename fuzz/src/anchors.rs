@@ -102,10 +102,23 @@ pub fn check(s: &str) {
         }
     }
     let read = lineid::render_read(s, offset, limit);
+    let first = offset.unwrap_or(1).max(1);
     let shown = lines
         .len()
-        .saturating_sub(offset.unwrap_or(1).max(1) - 1)
+        .saturating_sub(first - 1)
         .min(limit.unwrap_or(usize::MAX));
-    assert_eq!(read.matches('\n').count(), shown, "one row per shown line");
+    // Rows come first (never empty: each starts with `N#ID|`); the page budget may end them
+    // early; a continuation hint follows exactly when lines remain after the last row.
+    let rows = read.split('\n').take_while(|l| !l.is_empty()).count();
+    assert!(rows <= shown, "more rows than lines to show: {read:?}");
+    assert!(rows == shown || rows > 0, "a page shows at least one row");
+    let rest = lines.len().saturating_sub(first - 1 + rows);
+    let hint = format!("Use :{} to continue]", first + rows);
+    let tail: Vec<&str> = read.split('\n').skip(rows).collect();
+    assert_eq!(
+        rows > 0 && rest > 0,
+        tail.iter().any(|l| l.ends_with(&hint)),
+        "continuation hint exactly when lines remain: {read:?}"
+    );
     let _ = lineid::enhance_read_output(s);
 }
