@@ -25,14 +25,14 @@ use support::cli::hashline;
 use support::sandbox::Sandbox;
 
 const WORKERS: usize = 8;
-/// Edits per worker and scenario: 8 scenarios × 8 workers × 8 = 512 edits in total, which
-/// fits in about 45 s of a debug build on 2 busy cores (1,024 took 93 s);
-/// `HASHLINE_TEST_EDITS_PER_WORKER` sets another count (e.g. 16 for 1,024 edits).
+/// Edits per worker and scenario: 8 scenarios × 8 workers × 16 = 1,024 edits in total (about
+/// 22 s of a debug build on 2 quiet cores, 93 s on busy ones);
+/// `HASHLINE_TEST_EDITS_PER_WORKER` sets another count.
 fn edits_per_worker() -> usize {
     std::env::var("HASHLINE_TEST_EDITS_PER_WORKER")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(8)
+        .unwrap_or(16)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
