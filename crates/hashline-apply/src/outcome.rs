@@ -68,6 +68,18 @@ impl Outcome {
             files: Vec::new(),
         }
     }
+
+    /// [`Outcome::refused`] that keeps the `warnings` gathered before the refusal.
+    pub fn refused_with(
+        code: ErrorCode,
+        text: impl Into<String>,
+        warnings: Vec<String>,
+    ) -> Outcome {
+        Outcome {
+            warnings,
+            ..Outcome::refused(code, text)
+        }
+    }
 }
 
 /// The coded warning of a snapshot the session store could not record (a read-only, full or

@@ -26,6 +26,12 @@ pub fn numbered(lines: &[&str], lo: usize, hi: usize, mark: Option<usize>) -> St
         .join("\n")
 }
 
+/// Line `n` as `cat -n` numbers it: the number right-aligned in six columns, a tab, the text
+/// (the numbered views of the text-editor tool and of the apply-patch refusals).
+pub fn cat_n(n: usize, text: &str) -> String {
+    format!("{n:6}\t{text}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -36,5 +42,6 @@ mod tests {
         assert_eq!(lines, ["a", "b", "c"]);
         assert_eq!(numbered(&lines, 2, 3, Some(3)), " 2|b\n>3|c");
         assert_eq!(numbered(&lines, 9, 10, None), "  9|\n 10|");
+        assert_eq!(cat_n(7, "x"), "     7\tx");
     }
 }

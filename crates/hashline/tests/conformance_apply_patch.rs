@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use support::cli::{hashline, Run};
+use support::corpus::{apply_manifest, beside_root, same_trees};
 use support::tree::{self, Entry};
 
 /// One case, prepared and run.
@@ -34,27 +35,6 @@ struct Case {
     after_outside: BTreeMap<String, Entry>,
 }
 
-fn set_modes(base: &Path, entries: &Value) {
-    use std::os::unix::fs::PermissionsExt;
-    for e in entries.as_array().into_iter().flatten() {
-        let (Some(path), Some(mode)) = (e["path"].as_str(), e["mode"].as_str()) else {
-            continue;
-        };
-        if e["type"] == "file" || e["type"] == "dir" {
-            let mode = u32::from_str_radix(mode, 8).expect("octal mode");
-            let _ = fs::set_permissions(base.join(path), fs::Permissions::from_mode(mode));
-        }
-    }
-}
-
-/// Every file beside the root (the sandbox minus the root and the state directory).
-fn outside(sandbox: &Path) -> BTreeMap<String, Entry> {
-    tree::snapshot(sandbox)
-        .into_iter()
-        .filter(|(p, _)| !p.starts_with("root/") && !p.starts_with("state/"))
-        .collect()
-}
-
 fn run_case(dir: &Path) -> Case {
     let tmp = tempfile::tempdir().expect("temp dir");
     let base = fs::canonicalize(tmp.path()).expect("canonical temp");
@@ -66,11 +46,11 @@ fn run_case(dir: &Path) -> Case {
             .expect("manifest json");
     if dir.join("input").is_dir() {
         tree::copy_tree(&dir.join("input"), &root);
-        set_modes(&root, &manifest["input"]);
+        apply_manifest(&root, &manifest["input"]);
     }
     if dir.join("input_outside").is_dir() {
         tree::copy_tree(&dir.join("input_outside"), &sandbox);
-        set_modes(&sandbox, &manifest["input_outside"]);
+        apply_manifest(&sandbox, &manifest["input_outside"]);
     }
     let (root_s, sandbox_s) = (root.display().to_string(), sandbox.display().to_string());
     let raw = fs::read(dir.join("patch.txt")).expect("patch");
@@ -85,7 +65,7 @@ fn run_case(dir: &Path) -> Case {
         raw.clone()
     };
     let input = tree::snapshot(&root);
-    let input_outside = outside(&sandbox);
+    let input_outside = beside_root(&sandbox);
     let run = hashline(
         &root,
         &base.join("state"),
@@ -114,7 +94,7 @@ fn run_case(dir: &Path) -> Case {
         run,
         stdout,
         after: tree::snapshot(&root),
-        after_outside: outside(&sandbox),
+        after_outside: beside_root(&sandbox),
     }
 }
 
@@ -143,13 +123,11 @@ impl Case {
                 self.run.code, self.stdout
             ));
         }
-        let diff = tree::diff_trees(&self.input, &self.after)
-            + &tree::diff_trees(&self.input_outside, &self.after_outside);
-        if diff.is_empty() {
-            Ok(())
-        } else {
-            Err(format!("refused, but files changed:\n{diff}"))
-        }
+        same_trees(
+            (&self.input, &self.input_outside),
+            (&self.after, &self.after_outside),
+            "refused, but files changed",
+        )
     }
     /// The contract: the oracle's exit, text and trees.
     fn conforms(&self) -> Result<(), String> {
@@ -166,13 +144,11 @@ impl Case {
                 self.oracle_text()
             ));
         }
-        let diff = tree::diff_trees(&self.expected(), &self.after)
-            + &tree::diff_trees(&self.expected_outside(), &self.after_outside);
-        if diff.is_empty() {
-            Ok(())
-        } else {
-            Err(format!("tree differs:\n{diff}"))
-        }
+        same_trees(
+            (&self.expected(), &self.expected_outside()),
+            (&self.after, &self.after_outside),
+            "tree differs",
+        )
     }
 }
 

@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use support::cli::{hashline, Run};
+use support::corpus::{apply_manifest, beside_root, same_trees};
 use support::tree::{self, Entry};
 
 /// The oracle's clipping notice of a directory listing.
@@ -52,22 +53,6 @@ struct Case {
     modes_after: BTreeMap<String, u32>,
 }
 
-fn set_modes(base: &Path, entries: &Value) {
-    for e in entries.as_array().into_iter().flatten() {
-        let Some(path) = e["path"].as_str() else {
-            continue;
-        };
-        if e["type"] == "dir" {
-            fs::create_dir_all(base.join(path)).expect("empty dir");
-        }
-        if let (Some(mode), "file" | "dir") = (e["mode"].as_str(), e["type"].as_str().unwrap_or(""))
-        {
-            let mode = u32::from_str_radix(mode, 8).expect("octal mode");
-            let _ = fs::set_permissions(base.join(path), fs::Permissions::from_mode(mode));
-        }
-    }
-}
-
 /// The permission bits of every regular file below `root`.
 fn modes(root: &Path) -> BTreeMap<String, u32> {
     tree::snapshot(root)
@@ -77,14 +62,6 @@ fn modes(root: &Path) -> BTreeMap<String, u32> {
             let m = fs::symlink_metadata(root.join(&p)).ok()?;
             Some((p, m.permissions().mode() & 0o7777))
         })
-        .collect()
-}
-
-/// Every file beside the root (the sandbox minus the root and the state directory).
-fn outside(sandbox: &Path) -> BTreeMap<String, Entry> {
-    tree::snapshot(sandbox)
-        .into_iter()
-        .filter(|(p, _)| !p.starts_with("root/") && !p.starts_with("state/"))
         .collect()
 }
 
@@ -121,11 +98,11 @@ fn run_case(dir: &Path) -> Case {
     if dir.join("input").is_dir() {
         tree::copy_tree(&dir.join("input"), &root);
     }
-    set_modes(&root, &manifest["input"]);
+    apply_manifest(&root, &manifest["input"]);
     if dir.join("input_outside").is_dir() {
         tree::copy_tree(&dir.join("input_outside"), &sandbox);
     }
-    set_modes(&sandbox, &manifest["input_outside"]);
+    apply_manifest(&sandbox, &manifest["input_outside"]);
     let (root_s, sandbox_s) = (root.display().to_string(), sandbox.display().to_string());
     let meta = json(dir, "meta.json");
     let mut args = vec!["edit".to_owned(), "--dialect".into(), "str-replace".into()];
@@ -134,7 +111,7 @@ fn run_case(dir: &Path) -> Case {
     }
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let input = tree::snapshot(&root);
-    let input_outside = outside(&sandbox);
+    let input_outside = beside_root(&sandbox);
     let modes_in = modes(&root);
     let results = json(dir, "results.json");
     let mut steps = Vec::new();
@@ -190,7 +167,7 @@ fn run_case(dir: &Path) -> Case {
         input_outside,
         modes_in,
         after: tree::snapshot(&root),
-        after_outside: outside(&sandbox),
+        after_outside: beside_root(&sandbox),
         modes_after: modes(&root),
     }
 }
@@ -278,22 +255,18 @@ impl Case {
         tree::snapshot(&self.dir.join("expected_outside"))
     }
     fn untouched(&self) -> Result<(), String> {
-        let diff = tree::diff_trees(&self.input, &self.after)
-            + &tree::diff_trees(&self.input_outside, &self.after_outside);
-        if diff.is_empty() {
-            Ok(())
-        } else {
-            Err(format!("files changed:\n{diff}"))
-        }
+        same_trees(
+            (&self.input, &self.input_outside),
+            (&self.after, &self.after_outside),
+            "files changed",
+        )
     }
     fn tree_conforms(&self) -> Result<(), String> {
-        let diff = tree::diff_trees(&self.expected(), &self.after)
-            + &tree::diff_trees(&self.expected_outside(), &self.after_outside);
-        if diff.is_empty() {
-            Ok(())
-        } else {
-            Err(format!("tree differs:\n{diff}"))
-        }
+        same_trees(
+            (&self.expected(), &self.expected_outside()),
+            (&self.after, &self.after_outside),
+            "tree differs",
+        )
     }
     /// Whether step `i` edits a path no earlier step of the session viewed or edited.
     fn unread(&self, i: usize) -> bool {

@@ -3,6 +3,8 @@
 //! read (Codex's order of effects, DEVIATIONS §16: the executor then writes all files or none),
 //! and Codex's words for failures.
 
+use std::borrow::Cow;
+
 use hashline_core::{affix, splice, Edit, EditKind, ErrorCode, SpliceError, TextFile};
 use hashline_state::StoreError;
 use hashline_syntax::apply_patch::Hunk;
@@ -131,14 +133,15 @@ impl ApplyPatch {
 
 /// Codex's view of a file's lines: the empty line after a final newline dropped; a BOM is part
 /// of line 1 (as Codex reads it).
-fn codex_lines(file: &TextFile) -> Vec<String> {
-    let mut lines: Vec<String> = file.lines().map(str::to_owned).collect();
+/// Only line 1 is copied, and only when there is a BOM.
+fn codex_lines(file: &TextFile) -> Vec<Cow<'_, str>> {
+    let mut lines: Vec<Cow<'_, str>> = file.lines().map(Cow::Borrowed).collect();
     if lines.last().is_some_and(|l| l.is_empty()) {
         lines.pop();
     }
     if file.has_bom() {
         if let Some(first) = lines.first_mut() {
-            first.insert(0, '\u{feff}');
+            *first = Cow::Owned(format!("\u{feff}{first}"));
         }
     }
     lines
@@ -206,7 +209,7 @@ impl ApplyPatch {
                         abs: &abs,
                     };
                     let lines = codex_lines(&current);
-                    let view: Vec<&str> = lines.iter().map(String::as_str).collect();
+                    let view: Vec<&str> = lines.iter().map(|l| &**l).collect();
                     let first = self.labels[i].len();
                     let (edits, warnings) = match lower(&view, chunks, &names, first) {
                         Ok(done) => done,
@@ -247,7 +250,7 @@ impl ApplyPatch {
             abs: &abs,
         };
         let lines = codex_lines(file);
-        let view: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let view: Vec<&str> = lines.iter().map(|l| &**l).collect();
         match lower(&view, chunks, &names, 0) {
             Ok(done) => {
                 self.labels[i] = (0..chunks.len())
@@ -313,7 +316,7 @@ impl ApplyPatch {
             .cloned()
             .unwrap_or_else(|| format!("the patch's hunks of {path}"));
         let lines = codex_lines(live);
-        let view: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let view: Vec<&str> = lines.iter().map(|l| &**l).collect();
         let first = self.groups[i].hunks[0];
         self.fail(first, texts::stale(&path, &what, &view, refused.near));
         None

@@ -54,11 +54,7 @@ pub fn edit(
 ) -> Outcome {
     match run(ws, store, patch, opts) {
         Ok(outcome) => outcome,
-        Err((e, warnings)) => {
-            let mut outcome = Outcome::refused(e.code, e.message);
-            outcome.warnings = warnings;
-            outcome
-        }
+        Err((e, warnings)) => Outcome::refused_with(e.code, e.message, warnings),
     }
 }
 

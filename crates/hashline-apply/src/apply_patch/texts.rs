@@ -130,7 +130,8 @@ pub(crate) fn stale(path: &str, what: &str, lines: &[&str], near: usize) -> ApEr
     let to = (near + 4).min(lines.len());
     let mut shown = String::new();
     for n in from..=to {
-        shown.push_str(&format!("{n:6}\t{}\n", lines[n - 1]));
+        shown.push_str(&hashline_core::excerpt::cat_n(n, lines[n - 1]));
+        shown.push('\n');
     }
     if shown.is_empty() {
         shown.push_str("(the file is now empty)\n");

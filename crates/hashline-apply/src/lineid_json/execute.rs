@@ -96,11 +96,7 @@ pub fn edit(
             outcome.warnings = warnings;
             outcome
         }
-        Err(e) => {
-            let mut outcome = Outcome::refused(e.code(), e.text());
-            outcome.warnings = warnings;
-            outcome
-        }
+        Err(e) => Outcome::refused_with(e.code(), e.text(), warnings),
     }
 }
 

@@ -327,7 +327,7 @@ impl FrontEnd for StrReplace {
     }
 
     fn anchor(&self, _i: usize, lines: &[&str], n: usize) -> String {
-        format!("{n:6}\t{}", lines.get(n - 1).copied().unwrap_or(""))
+        hashline_core::excerpt::cat_n(n, lines.get(n - 1).copied().unwrap_or(""))
     }
 
     fn label(&self, _i: usize, _e: &Edit) -> String {

@@ -117,11 +117,7 @@ pub fn edit(
             outcome.warnings = warnings;
             outcome
         }
-        Err(r) => {
-            let mut outcome = Outcome::refused(r.code, r.text);
-            outcome.warnings = warnings;
-            outcome
-        }
+        Err(r) => Outcome::refused_with(r.code, r.text, warnings),
     }
 }
 

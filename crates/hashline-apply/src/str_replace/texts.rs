@@ -60,7 +60,7 @@ pub(crate) fn numbered(content: &str, what: &str, first: usize) -> String {
         if i > 0 {
             out.push('\n');
         }
-        out.push_str(&format!("{:6}\t{line}", i + first));
+        out.push_str(&hashline_core::excerpt::cat_n(i + first, line));
     }
     out.push('\n');
     out

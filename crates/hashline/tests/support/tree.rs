@@ -14,6 +14,9 @@ pub enum Entry {
     Link(PathBuf),
 }
 
+/// A tree as compared: every file and symlink by relative path.
+pub type Tree = BTreeMap<String, Entry>;
+
 /// Every file and symlink below `root`, by relative path (directories implied).
 pub fn snapshot(root: &Path) -> BTreeMap<String, Entry> {
     let mut out = BTreeMap::new();
