@@ -121,7 +121,9 @@ fn recorded_read_whose_line_changed_is_refused() {
 #[test]
 fn an_anchor_never_lands_on_a_lookalike_line() {
     // `item` lines share one ID. The model read "k\nitem\nitem\n" and targets the first item
-    // (line 2); `k` was deleted since, so disk line 2 is now the *second* item.
+    // (line 2); `k` was deleted since, so disk line 2 is now the *second* item. The disk was
+    // never read, and could be this session's own edit (its result is not recorded), so
+    // `2#ID` may mean either copy: refused with both marked, never guessed.
     let s = scratch(&[("f.txt", "k\nitem\nitem\n")]);
     assert!(read(&s.ws, &s.store, "f.txt", None, None).ok);
     let id = hashline_anchor::lineid::line_id(2, "item");
@@ -130,8 +132,16 @@ fn an_anchor_never_lands_on_a_lookalike_line() {
         r#"{{"filePath":"f.txt","edits":[{{"op":"replace","pos":"2#{id}","lines":["first"]}}]}}"#
     );
     let out = s.edit(&req);
+    assert_eq!(out.code, Some(ErrorCode::StaleAnchor), "{}", out.text);
+    assert!(out.text.contains(">>> 1#"), "{}", out.text);
+    assert!(out.text.contains(">>> 2#"), "{}", out.text);
+    assert_eq!(s.file("f.txt").as_deref(), Some("item\nitem\n"));
+
+    // Once the disk was read, that read is the newest and wins: `2#ID` is its second item.
+    assert!(read(&s.ws, &s.store, "f.txt", None, None).ok);
+    let out = s.edit(&req);
     assert!(out.ok, "{}", out.text);
-    assert_eq!(s.file("f.txt").as_deref(), Some("first\nitem\n"));
+    assert_eq!(s.file("f.txt").as_deref(), Some("item\nfirst\n"));
 
     // A duplicate removed since the read: which copy is meant cannot be proven.
     let s = scratch(&[("f.txt", "item\nitem\nend\n")]);
@@ -210,13 +220,16 @@ fn neighbours_copied_into_a_replace_are_kept_but_reported() {
 }
 
 #[test]
-fn a_successful_edit_records_the_new_text() {
+fn a_successful_edit_records_nothing() {
+    // The reply shows no anchors, so the result is no version the model has seen: recording it
+    // would let a later anchor of an older read be taken as fresh (see merge/attacks.rs).
     let s = scratch(&[("f.txt", "a\nb\nc\n")]);
+    assert!(read(&s.ws, &s.store, "f.txt", None, None).ok);
     assert!(s.edit(REPLACE_B).ok);
     let key = s.ws.resolve("f.txt").expect("resolve").key;
     assert_eq!(
         s.store.head(&key).expect("store").map(|v| v.text),
-        Some("a\nB\nc\n".to_string())
+        Some("a\nb\nc\n".to_string())
     );
 }
 

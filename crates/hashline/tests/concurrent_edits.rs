@@ -3,9 +3,14 @@
 //! a session of its own, retrying refused edits. Every edit increments a counter line and
 //! appends a line of its own: its worker's counter on three edits of four, the one shared
 //! counter (the hot line every worker rewrites) on the fourth — except lineid-json edits,
-//! which always take their worker's counter: a lineid ID is 8 bits (seed 004), so an edit
-//! made on a stale read of a line whose new text has the same ID (1 in 256, 1 in 128 with the
-//! legacy ID) is applied by design of that dialect; this test found it (1 of ~1,000 edits).
+//! which always take their worker's counter. A lineid ID is 8 bits (seed 004) and its reads carry
+//! no version: in one session shared by writers that also read, worker A's anchor from an older
+//! read of the hot line can fit the newer text another worker wrote and a third one read (1 in
+//! 256, 1 in 128 with the legacy ID), and the session, whose newest read wins, cannot tell whose
+//! read it came from (measured: 1 stale edit applied in 400 hot-line edits, 3 runs of 800
+//! edits). A session of its own per writer is safe (the `own sessions` scenarios), and so is a
+//! single writer: its own edits are not recorded as read, so an anchor of a line it rewrote
+//! never fits a version it never saw (`merge::attacks` in hashline-apply).
 //!
 //! Checked per scenario: every landed append is in the file exactly once and nothing else is
 //! (no lost update, none doubled); each counter equals the number of landed edits that

@@ -75,8 +75,8 @@ pub fn read(
 
 /// The whole tool call: `request` is the JSON text `{"filePath", "edits", "delete"?, "rename"?,
 /// "overwrite"?}`. Every anchor is validated before anything is applied; the change (a rename or
-/// delete too) is written through one [`Transaction`](crate::fs::Transaction), all or nothing; the new LF text is
-/// recorded in `store` under the final target's key.
+/// delete too) is written through one [`Transaction`](crate::fs::Transaction), all or nothing. The new text is not
+/// recorded in `store` (the reply shows no anchors of it); a rename or delete forgets the old key.
 pub fn edit(
     ws: &Workspace,
     store: &dyn SnapshotStore,
@@ -334,6 +334,12 @@ impl FrontEnd for LineId {
             code: ErrorCode::Io,
             message: format!("session store: {e}"),
         }
+    }
+
+    /// The seed's reply shows no anchors of the new text, so the session has not seen it: the
+    /// next edit's anchors come from the last read and are carried over from it.
+    fn records_result(&self) -> bool {
+        false
     }
 
     fn store_warning(&self, e: &StoreError) -> String {

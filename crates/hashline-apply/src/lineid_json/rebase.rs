@@ -75,10 +75,13 @@ fn moved(resolved: Vec<Resolved>, carried: &[Edit], disk: &[&str]) -> Vec<Resolv
 
 /// Anchors that only fit an older recorded read are carried onto the disk version
 /// (DEVIATIONS §1); anchors that fit only the disk are used as they are. The newest recorded
-/// version all anchors fit is the base; every other recorded version they fit (the disk's text
-/// included) must land the same way, so an anchor of a line that moved or vanished never lands
-/// on another line that happens to have the same ID. After a refusal, when `record`, the disk is
-/// the only version the session remembers (the refusal showed its anchors).
+/// version all anchors fit is the base; every other version they fit must land the same way, so
+/// an anchor of a line that moved or vanished never lands on another line that happens to have
+/// the same ID. When the disk was read, older reads whose lines did not survive are dropped (the
+/// newest read wins); when it was not (an edit of this session, a change outside it), the disk
+/// is one more reading if the anchors fit it, and a read whose anchored line is gone refuses.
+/// After a refusal, when `record`, the disk is the only version the session remembers (the
+/// refusal showed its anchors).
 pub(crate) fn choose_base(
     store: &dyn SnapshotStore,
     target: &Target,
@@ -98,8 +101,8 @@ pub(crate) fn choose_base(
         }
     };
     let disk_text = disk.join("\n");
-    // Every recorded version all anchors fit, newest first: the disk's text counts only when the
-    // session showed it (anchors cannot come from a text nobody read).
+    // Every recorded version all anchors fit, newest first. The edits of this dialect are not
+    // recorded (their reply shows no anchors), so a recorded version is one the session showed.
     let mut texts: Vec<&str> = Vec::new();
     for v in &versions {
         let text = v.text.as_str();
@@ -107,17 +110,27 @@ pub(crate) fn choose_base(
             texts.push(text);
         }
     }
+    let disk_seen = versions.iter().any(|v| v.text == disk_text);
+    let fits_disk = all_valid(&resolved, disk);
     if texts.iter().all(|t| *t == disk_text) {
         let in_bounds = resolved
             .iter()
             .flat_map(Resolved::refs)
             .all(|r| (1..=disk.len()).contains(&r.line));
-        if record && in_bounds && !all_valid(&resolved, disk) {
+        if record && in_bounds && !fits_disk {
             // The mismatch report will show fresh anchors of the disk: a read of it.
             forget_older(store, &target.key, &disk_text);
         }
         return Ok(resolved);
     }
+    // A disk nobody read (an edit of this session, a change outside it) that the anchors fit by
+    // their 8-bit IDs is one more reading, and then none is optional: the anchors come from a
+    // read, so a read whose line is gone is a stale anchor, not a reading to drop. When the disk
+    // was read, the newest read wins: older ones are readings only where their lines survive.
+    if fits_disk && !disk_seen {
+        texts.push(&disk_text);
+    }
+    let optional = disk_seen;
     // `None`: the disk itself is the base.
     let base: Option<&str> = texts.first().copied().filter(|t| *t != disk_text);
     let lines: Vec<Vec<&str>> = texts
@@ -139,7 +152,7 @@ pub(crate) fn choose_base(
             lines: l,
             edits: &edits,
             footprints: &[],
-            optional: k > 0,
+            optional: optional && k > 0,
         })
         .collect();
     let fail = |e: EngineError| {
@@ -150,7 +163,8 @@ pub(crate) fn choose_base(
     };
     match settle(&readings, disk) {
         Ok(carried) => {
-            if base.is_none() {
+            if base.is_none() || fits_disk {
+                // Every reading lands where the anchors name the disk's lines.
                 return Ok(resolved);
             }
             warnings.push(format!(

@@ -165,6 +165,40 @@ fn lineid_anchor_reused_after_an_insert_with_the_same_id_is_refused() {
     assert_eq!(s.text(), "alpha\nfiller 674\nTARGET\nomega\n");
 }
 
+/// A lineid anchor of a read whose line the session's own edit rewrote to a text with the same
+/// 2-letter ID: the edit's result was never shown with anchors, so the anchor comes from the read,
+/// and its line is gone — refused, never applied to the rewritten line.
+#[test]
+fn lineid_anchor_of_a_line_rewritten_to_the_same_id_is_refused() {
+    use hashline_anchor::lineid::line_id;
+    let s = Ws::new("alpha\ncount 1\nomega\n");
+    assert!(crate::lineid_json::read(&s.ws, &s.store, "f.txt", None, None).ok);
+    let id = line_id(2, "count 1");
+    let twin = (2..100_000)
+        .map(|k| format!("count {k}"))
+        .find(|t| line_id(2, t) == id)
+        .expect("an 8-bit ID collides within a few hundred texts");
+    let out = s.lineid(&format!(
+        r#"{{"op":"replace","pos":"2#{id}","lines":["{twin}"]}}"#
+    ));
+    assert!(out.ok, "{}", out.text);
+    let after_first = s.text();
+    // The read's anchor again: it names "count 1", which is gone.
+    let out = s.lineid(&format!(
+        r#"{{"op":"replace","pos":"2#{id}","lines":["count 0"]}}"#
+    ));
+    assert!(!out.ok, "{}", out.text);
+    assert!(out.text.contains("changed since last read"), "{}", out.text);
+    assert_eq!(s.text(), after_first);
+    // A fresh read shows the new line; its anchor works.
+    assert!(crate::lineid_json::read(&s.ws, &s.store, "f.txt", None, None).ok);
+    let out = s.lineid(&format!(
+        r#"{{"op":"replace","pos":"2#{id}","lines":["count 0"]}}"#
+    ));
+    assert!(out.ok, "{}", out.text);
+    assert_eq!(s.text(), "alpha\ncount 0\nomega\n");
+}
+
 /// A stale lineid anchor on one of several identical copies (`    }` has the same ID at the same
 /// number before and after an edit that inserted a method above it).
 #[test]

@@ -52,6 +52,9 @@ pub(crate) struct Recorder<'a> {
     pub store: &'a dyn SnapshotStore,
     /// The dialect's warning for a store failure.
     pub word: &'a dyn Fn(&StoreError) -> String,
+    /// Whether the new text is recorded (see `FrontEnd::records_result`); a deleted or moved
+    /// file's old key is forgotten either way.
+    pub results: bool,
 }
 
 impl Recorder<'_> {
@@ -69,7 +72,7 @@ impl Recorder<'_> {
     /// old key forgotten when the file was deleted or moved away.
     pub(crate) fn landed(&self, staged: &Staged<'_>) -> Vec<String> {
         let mut warnings: Vec<String> = Vec::new();
-        if let Some(written) = staged.written() {
+        if let Some(written) = staged.written().filter(|_| self.results) {
             warnings.extend(self.record(&written.key, staged.text));
         }
         if matches!(
@@ -189,7 +192,11 @@ mod tests {
         store: &MemoryStore,
         [a, b]: [&Target; 2],
     ) -> Result<Vec<Vec<String>>, CommitError> {
-        let recorder = Recorder { store, word: &word };
+        let recorder = Recorder {
+            store,
+            word: &word,
+            results: true,
+        };
         let staged = vec![update(a, "a\n", "A\n"), update(b, "b\n", "B\n")];
         lock_and_commit(ws, staged, &recorder)
     }
@@ -246,6 +253,7 @@ mod tests {
         let recorder = Recorder {
             store: &store,
             word: &word,
+            results: true,
         };
         let staged = vec![
             Staged {
@@ -270,6 +278,7 @@ mod tests {
         let recorder = Recorder {
             store: &store,
             word: &word,
+            results: true,
         };
         let staged = vec![Staged {
             target: &a,

@@ -246,7 +246,11 @@ fn commit<F: FrontEnd>(
         .collect();
     let changed: Vec<usize> = (0..done.len()).filter(|&i| !done[i].noop).collect();
     let word = |e: &StoreError| front.store_warning(e);
-    let recorder = Recorder { store, word: &word };
+    let recorder = Recorder {
+        store,
+        word: &word,
+        results: front.records_result(),
+    };
     let recorded = disk
         .commit(staged, &recorder)
         .map_err(|e| front.commit_error(e))?;

@@ -163,6 +163,13 @@ pub(crate) trait FrontEnd {
     fn records_noop(&self) -> bool {
         false
     }
+    /// Whether the text an edit leaves is recorded as a version the session has seen. Only a
+    /// dialect whose reply shows the new text's anchors (a tag, `HASH:` rows) may say yes: a
+    /// recorded version is one that anchors may come from, and an unseen one would let a stale
+    /// anchor that happens to fit it (an 8-bit line ID) land on a line the model never saw.
+    fn records_result(&self) -> bool {
+        true
+    }
     /// A store failure that refuses the call (recording a no-op).
     fn store_error(&self, e: StoreError) -> Self::Error;
     /// A store failure after the write, worded as the dialect's warning.
