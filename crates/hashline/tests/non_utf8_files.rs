@@ -128,3 +128,27 @@ fn str_replace_reads_and_writes_a_legacy_code_page() {
     let out = run(serde_json::json!({"command": "view", "path": "junk.bin"}));
     assert_eq!(out["code"], "E_BINARY", "{out}");
 }
+
+#[test]
+fn a_legacy_file_read_in_anchor_mode_is_not_stale_for_str_replace() {
+    // `read` (anchored modes) shows the cp1251 bytes as UTF-8 with U+FFFD and records that; the
+    // file has not changed, so a `str_replace` after it is matched on the disk's decoded text.
+    let sb = Sandbox::new();
+    let path = sb.root.join("cp.py");
+    fs::write(&path, CP1251).expect("write");
+    let read = sb.run(&["read", "cp.py"], b"");
+    assert_eq!(read.code, 0, "{read:?}");
+    let request = serde_json::json!({
+        "command": "str_replace", "path": "cp.py", "old_str": "Привет", "new_str": "Мир",
+    });
+    let out = sb
+        .run(
+            &["--json", "edit", "--dialect", "str-replace", "-"],
+            request.to_string().as_bytes(),
+        )
+        .json();
+    assert_eq!(out["ok"], true, "{out}");
+    let want: &[u8] =
+        b"# \xca\xe8\xf0\xe8\xeb\xeb\xe8\xf6\xe0\r\ntext = \"\xcc\xe8\xf0\"\r\nx = 1\r\n";
+    assert_eq!(fs::read(&path).expect("read"), want);
+}

@@ -192,7 +192,17 @@ impl StrReplace {
         }
         let live = file.text();
         let key = &opened.target.key;
-        let seen = basis(opened.store, key, live);
+        let seen = match basis(opened.store, key, live) {
+            // A `read` of the anchored modes showed (and recorded) these very bytes as UTF-8,
+            // with U+FFFD: the file did not change, only the decoding differs.
+            Basis::Recorded(text)
+                if file.charset().is_some()
+                    && TextFile::decode(file.bytes().to_vec()).text() == text =>
+            {
+                Basis::Live
+            }
+            seen => seen,
+        };
         if seen == Basis::Unread {
             self.warnings.push(format!(
                 "{UNREAD} {} was not viewed in this session: the edit was matched in the file as it is on disk.",
