@@ -148,6 +148,9 @@ pub enum ErrorCode {
     /// `undo` refused: a file the call changed has changed since.
     #[serde(rename = "E_UNDO_CHANGED")]
     UndoChanged,
+    /// A new line holds a character the legacy code page the file is written in cannot hold.
+    #[serde(rename = "E_UNENCODABLE")]
+    Unencodable,
 }
 
 impl ErrorCode {
@@ -196,6 +199,7 @@ impl ErrorCode {
         ErrorCode::AmbiguousContext,
         ErrorCode::UndoUnknown,
         ErrorCode::UndoChanged,
+        ErrorCode::Unencodable,
     ];
 
     /// The code as printed: `E_STALE_ANCHOR`, ….
@@ -245,6 +249,7 @@ impl ErrorCode {
             AmbiguousContext => "E_AMBIGUOUS_CONTEXT",
             UndoUnknown => "E_UNDO_UNKNOWN",
             UndoChanged => "E_UNDO_CHANGED",
+            Unencodable => "E_UNENCODABLE",
         }
     }
 }
@@ -322,9 +327,10 @@ mod tests {
                 AmbiguousContext => 40,
                 UndoUnknown => 41,
                 UndoChanged => 42,
+                Unencodable => 43,
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 43);
+        assert_eq!(ErrorCode::ALL.len(), 44);
         for (i, code) in ErrorCode::ALL.iter().enumerate() {
             assert_eq!(position(*code), i, "{code} out of place in ALL");
         }

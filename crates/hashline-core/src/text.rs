@@ -8,7 +8,10 @@
 //! dropping the final empty piece, so `"a\nb\n"` has three lines (`a`, `b`, `""`) and an empty
 //! file has one empty line. Dialects that hide that last piece do so when they render.
 
+use std::borrow::Cow;
 use std::ops::Range;
+
+pub use legacy::{detect as detect_charset, Charset};
 
 /// A line terminator as it was on disk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -57,6 +60,9 @@ pub struct TextFile {
     /// Byte range (in `bytes`, without terminator) and terminator of every line.
     lines: Vec<(Range<usize>, Option<Eol>)>,
     text: String,
+    /// The legacy code page the lines were decoded in (and new lines are encoded in); `None`:
+    /// UTF-8.
+    charset: Option<Charset>,
 }
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -65,7 +71,13 @@ impl TextFile {
     /// Decode raw file bytes. Never fails: invalid UTF-8 becomes U+FFFD in [`TextFile::text`]
     /// (and [`TextFile::is_lossy`] says so), while the original bytes are kept for untouched lines.
     pub fn decode(bytes: Vec<u8>) -> TextFile {
-        let bom = bytes.starts_with(BOM);
+        TextFile::decode_with(bytes, None)
+    }
+
+    /// [`TextFile::decode`], or every line decoded in `charset` (see
+    /// [`TextFile::decode_detected`]).
+    fn decode_with(bytes: Vec<u8>, charset: Option<Charset>) -> TextFile {
+        let bom = charset.is_none() && bytes.starts_with(BOM);
         let body_start = if bom { BOM.len() } else { 0 };
         let mut lines = Vec::new();
         let mut start = body_start;
@@ -97,6 +109,10 @@ impl TextFile {
             if k > 0 {
                 text.push('\n');
             }
+            if let Some(charset) = charset {
+                text.push_str(&charset.decode(&bytes[range.clone()]));
+                continue;
+            }
             match std::str::from_utf8(&bytes[range.clone()]) {
                 Ok(s) => text.push_str(s),
                 Err(_) => {
@@ -111,6 +127,7 @@ impl TextFile {
             lossy,
             lines,
             text,
+            charset,
         }
     }
 
@@ -204,7 +221,7 @@ impl TextFile {
                 };
                 buf.extend_from_slice(prev.as_bytes());
             }
-            buf.extend_from_slice(content);
+            buf.extend_from_slice(&content);
             if !last {
                 pending = Some(eol);
             }
@@ -212,18 +229,26 @@ impl TextFile {
         buf
     }
 
-    /// The bytes (without terminator) and the ending [`TextFile::encode`] writes for `line`.
-    fn part<'a>(&'a self, line: &'a OutLine, default: Eol) -> (&'a [u8], Eol) {
+    /// The bytes (without terminator) and the ending [`TextFile::encode`] writes for `line`. A
+    /// new line of a legacy file is written in its code page; one the code page cannot hold
+    /// (callers refuse it first: [`TextFile::unencodable`]) falls back to UTF-8.
+    fn part<'a>(&'a self, line: &'a OutLine, default: Eol) -> (Cow<'a, [u8]>, Eol) {
         match line {
             OutLine::Kept(i) => {
                 let (range, eol) = &self.lines[*i];
-                (&self.bytes[range.clone()], eol.unwrap_or(default))
+                (
+                    Cow::Borrowed(&self.bytes[range.clone()]),
+                    eol.unwrap_or(default),
+                )
             }
             OutLine::New { text, like } => {
                 let eol = like.and_then(|i| self.eol(i)).unwrap_or(default);
-                match self.restorable(text, *like) {
-                    Some(i) => (&self.bytes[self.lines[i].0.clone()], eol),
-                    None => (text.as_bytes(), eol),
+                if let Some(i) = self.restorable(text, *like) {
+                    return (Cow::Borrowed(&self.bytes[self.lines[i].0.clone()]), eol);
+                }
+                match self.charset.and_then(|c| c.encode(text)) {
+                    Some(bytes) => (Cow::Owned(bytes), eol),
+                    None => (Cow::Borrowed(text.as_bytes()), eol),
                 }
             }
         }
@@ -255,6 +280,7 @@ impl TextFile {
     }
 }
 
+mod legacy;
 mod lossy;
 
 #[cfg(test)]

@@ -137,3 +137,87 @@ fn two_hunks_of_one_read_file_are_carried_together() {
         .replace("let b = 2;", "let b = 3;");
     assert_eq!(text(&sb), want);
 }
+
+/// A longer file: three functions, each with one line a patch changes.
+const LONG: &str =
+    "fn a() {\n    let x = 1;\n}\n\nfn b() {\n    let y = 2;\n}\n\nfn c() {\n    let z = 3;\n}\n";
+
+fn long_read_then_change(disk: &str) -> Sandbox {
+    let sb = Sandbox::new();
+    sb.put("m.rs", LONG.as_bytes());
+    let read = sb.run(&["read", "m.rs"], b"");
+    assert_eq!(read.code, 0, "{read:?}");
+    sb.put("m.rs", disk.as_bytes());
+    sb
+}
+
+#[test]
+fn hunks_of_one_file_are_carried_one_by_one_around_a_change_between_them() {
+    // Two hunks for one file; the disk changed *between* them (a line added inside fn b). Each
+    // hunk is carried by itself, so the change between them does not refuse the patch.
+    let disk = LONG.replace("    let y = 2;\n", "    let y = 2;\n    let w = 4;\n");
+    let sb = long_read_then_change(&disk);
+    let patch = "*** Begin Patch\n*** Update File: m.rs\n@@ fn a() {\n-    let x = 1;\n+    let x = 10;\n*** Update File: m.rs\n@@ fn c() {\n-    let z = 3;\n+    let z = 30;\n*** End Patch\n";
+    let out = sb.run(&["edit", "--dialect", "apply-patch"], patch.as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    let want = disk
+        .replace("let x = 1;", "let x = 10;")
+        .replace("let z = 3;", "let z = 30;");
+    assert_eq!(text(&sb), want);
+}
+
+#[test]
+fn a_moved_file_read_before_is_carried_hunk_by_hunk() {
+    // The move's hunk and a later hunk of the new path, the disk changed between them.
+    let disk = LONG.replace("    let y = 2;\n", "    let y = 2;\n    let w = 4;\n");
+    let sb = long_read_then_change(&disk);
+    let patch = "*** Begin Patch\n*** Update File: m.rs\n*** Move to: n.rs\n@@ fn a() {\n-    let x = 1;\n+    let x = 10;\n*** Update File: n.rs\n@@ fn c() {\n-    let z = 3;\n+    let z = 30;\n*** End Patch\n";
+    let out = sb.run(&["edit", "--dialect", "apply-patch"], patch.as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    let want = disk
+        .replace("let x = 1;", "let x = 10;")
+        .replace("let z = 3;", "let z = 30;");
+    assert_eq!(
+        fs::read_to_string(sb.root.join("n.rs")).expect("n.rs"),
+        want
+    );
+    assert!(!sb.root.join("m.rs").exists());
+}
+
+#[test]
+fn only_the_chunks_whose_lines_changed_are_named_with_fresh_context() {
+    // One hunk, three chunks; the disk changed the line of chunk 2 only.
+    let disk = LONG.replace("let y = 2;", "let y = 20;");
+    let sb = long_read_then_change(&disk);
+    let patch = "*** Begin Patch\n*** Update File: m.rs\n@@ fn a() {\n-    let x = 1;\n+    let x = 10;\n@@ fn b() {\n-    let y = 2;\n+    let y = 0;\n@@ fn c() {\n-    let z = 3;\n+    let z = 30;\n*** End Patch\n";
+    let out = sb.run(
+        &["--json", "edit", "--dialect", "apply-patch"],
+        patch.as_bytes(),
+    );
+    let json = out.json();
+    assert_eq!(json["code"], "E_STALE_ANCHOR", "{json}");
+    let msg = json["text"].as_str().unwrap_or_default();
+    assert!(msg.contains("the lines chunk 2 of m.rs matched"), "{msg}");
+    assert!(
+        !msg.contains("chunk 1 of") && !msg.contains("chunk 3 of"),
+        "{msg}"
+    );
+    assert!(msg.contains("     6\t    let y = 20;"), "{msg}");
+    assert!(msg.contains("other chunks would carry over"), "{msg}");
+    assert_eq!(text(&sb), disk, "nothing written");
+
+    // The same across two hunks: the second hunk's chunk is named, with the disk's lines.
+    let sb = long_read_then_change(&disk);
+    let patch = "*** Begin Patch\n*** Update File: m.rs\n@@ fn a() {\n-    let x = 1;\n+    let x = 10;\n*** Update File: m.rs\n@@ fn b() {\n-    let y = 2;\n+    let y = 0;\n*** End Patch\n";
+    let out = sb.run(
+        &["--json", "edit", "--dialect", "apply-patch"],
+        patch.as_bytes(),
+    );
+    let json = out.json();
+    assert_eq!(json["code"], "E_STALE_ANCHOR", "{json}");
+    let msg = json["text"].as_str().unwrap_or_default();
+    assert!(msg.contains("the lines chunk 2 of m.rs matched"), "{msg}");
+    assert!(msg.contains("Lines 2-10 of m.rs now read"), "{msg}");
+    assert!(msg.contains("     6\t    let y = 20;"), "{msg}");
+    assert_eq!(text(&sb), disk, "nothing written");
+}

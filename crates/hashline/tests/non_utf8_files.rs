@@ -70,3 +70,85 @@ fn echoed_lines_keep_their_bytes_and_losses_are_announced() {
         fs::read(&path)
     );
 }
+
+/// A cp1251 file: `# Кириллица` / `text = "Привет"` / `x = 1`.
+const CP1251: &[u8] =
+    b"# \xca\xe8\xf0\xe8\xeb\xeb\xe8\xf6\xe0\r\ntext = \"\xcf\xf0\xe8\xe2\xe5\xf2\"\r\nx = 1\r\n";
+
+#[test]
+fn str_replace_reads_and_writes_a_legacy_code_page() {
+    let sb = Sandbox::new();
+    let path = sb.root.join("cp.py");
+    fs::write(&path, CP1251).expect("write");
+    let run = |request: serde_json::Value| {
+        sb.run(
+            &["--json", "edit", "--dialect", "str-replace", "-"],
+            request.to_string().as_bytes(),
+        )
+        .json()
+    };
+
+    // `view` shows the Cyrillic text (the oracle's chardet decoding), not U+FFFD.
+    let out = run(serde_json::json!({"command": "view", "path": "cp.py"}));
+    assert_eq!(out["ok"], true, "{out}");
+    let text = out["text"].as_str().unwrap_or("");
+    assert!(text.contains("     2\ttext = \"Привет\""), "{out}");
+
+    // A Cyrillic replacement is written in cp1251; the untouched lines keep their bytes
+    // (CRLF included).
+    let out = run(serde_json::json!({
+        "command": "str_replace", "path": "cp.py",
+        "old_str": "Привет", "new_str": "Здравствуй",
+    }));
+    assert_eq!(out["ok"], true, "{out}");
+    let want: &[u8] = b"# \xca\xe8\xf0\xe8\xeb\xeb\xe8\xf6\xe0\r\ntext = \"\xc7\xe4\xf0\xe0\xe2\xf1\xf2\xe2\xf3\xe9\"\r\nx = 1\r\n";
+    assert_eq!(fs::read(&path).expect("read"), want);
+
+    // A character cp1251 cannot hold is refused, nothing written: never UTF-8 inside a cp1251
+    // file, never a replacement character.
+    let out = run(serde_json::json!({
+        "command": "insert", "path": "cp.py", "insert_line": 3, "new_str": "y = \"日本\"",
+    }));
+    assert_eq!(out["ok"], false, "{out}");
+    assert_eq!(out["code"], "E_UNENCODABLE", "{out}");
+    let text = out["text"].as_str().unwrap_or("");
+    assert!(
+        text.contains("windows-1251") && text.contains("U+65E5"),
+        "{out}"
+    );
+    assert_eq!(fs::read(&path).expect("read"), want);
+
+    // undo_edit restores the original bytes.
+    let out = run(serde_json::json!({"command": "undo_edit", "path": "cp.py"}));
+    assert_eq!(out["ok"], true, "{out}");
+    assert_eq!(fs::read(&path).expect("read"), CP1251);
+
+    // Bytes no single-byte code page explains stay binary, as the oracle says.
+    fs::write(sb.root.join("junk.bin"), b"\x8f\x8f\x8f\x8f").expect("write");
+    let out = run(serde_json::json!({"command": "view", "path": "junk.bin"}));
+    assert_eq!(out["code"], "E_BINARY", "{out}");
+}
+
+#[test]
+fn a_legacy_file_read_in_anchor_mode_is_not_stale_for_str_replace() {
+    // `read` (anchored modes) shows the cp1251 bytes as UTF-8 with U+FFFD and records that; the
+    // file has not changed, so a `str_replace` after it is matched on the disk's decoded text.
+    let sb = Sandbox::new();
+    let path = sb.root.join("cp.py");
+    fs::write(&path, CP1251).expect("write");
+    let read = sb.run(&["read", "cp.py"], b"");
+    assert_eq!(read.code, 0, "{read:?}");
+    let request = serde_json::json!({
+        "command": "str_replace", "path": "cp.py", "old_str": "Привет", "new_str": "Мир",
+    });
+    let out = sb
+        .run(
+            &["--json", "edit", "--dialect", "str-replace", "-"],
+            request.to_string().as_bytes(),
+        )
+        .json();
+    assert_eq!(out["ok"], true, "{out}");
+    let want: &[u8] =
+        b"# \xca\xe8\xf0\xe8\xeb\xeb\xe8\xf6\xe0\r\ntext = \"\xcc\xe8\xf0\"\r\nx = 1\r\n";
+    assert_eq!(fs::read(&path).expect("read"), want);
+}

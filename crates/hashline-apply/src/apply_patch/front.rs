@@ -3,20 +3,19 @@
 //! read (Codex's order of effects, DEVIATIONS §16: the executor then writes all files or none),
 //! and Codex's words for failures.
 
-use std::borrow::Cow;
+mod play;
 
-use hashline_core::{affix, splice, Edit, EditKind, ErrorCode, SpliceError, TextFile};
+use hashline_core::{Edit, ErrorCode, SpliceError, TextFile};
 use hashline_state::StoreError;
 use hashline_syntax::apply_patch::Hunk;
 
 use super::error::ApError;
-use super::lower::{lower, Names};
 use super::texts;
 use crate::fs::FsError;
 use crate::pipeline::commit::CommitError;
 use crate::pipeline::execute::{Done, EditPlan, FrontEnd, Intent, Land, Opened, Plan};
-use crate::pipeline::recorded::{basis, carry_onto, Basis};
-use hashline_state::SnapshotStore;
+use crate::pipeline::recorded::{basis, Basis};
+use play::{recorded_file, rewrite, Carry};
 
 /// The hunks of one file: its path as first written, its spelling without `.` components
 /// (`./a` and `a` are one group), its hunks (indices into the patch), where it moves.
@@ -55,14 +54,45 @@ pub(crate) struct ApplyPatch {
 
 impl ApplyPatch {
     /// Group `hunks` per file (two spellings of one path, `./a` and `a`, are one file, its
-    /// hunks played in patch order as Codex applies them); a file both moved and named again
-    /// is refused.
+    /// hunks played in patch order as Codex applies them). A file moved by `*** Move to:` is
+    /// named by its new path from then on (docs/DEVIATIONS.md, "A moved file named again"):
+    /// later hunks of that path join its group and play on the moved text; a later `Update` or
+    /// `Delete` of the old path fails as Codex fails there (the file is gone), and what Codex
+    /// would do by overwriting (an `Add` of the old path, a moved file moved again, a move onto
+    /// a path another hunk names) is refused as tangled. Nothing is written either way.
     pub fn new(hunks: Vec<Hunk>, root: String, overwrite: bool) -> Result<ApplyPatch, ApError> {
         let mut groups: Vec<Group> = Vec::new();
+        let mut failure = None;
         for (h, hunk) in hunks.iter().enumerate() {
             let path = hunk.path();
             let key = spelling(path);
+            let moved_here = groups
+                .iter()
+                .position(|g| g.dest.as_deref().map(spelling).as_deref() == Some(&key));
+            if let Some(g) = moved_here {
+                if matches!(
+                    hunk,
+                    Hunk::Update {
+                        move_to: Some(_),
+                        ..
+                    }
+                ) {
+                    return Err(texts::tangled(path));
+                }
+                groups[g].hunks.push(h);
+                continue;
+            }
             let g = match groups.iter().position(|g| g.key == key) {
+                Some(g) if groups[g].dest.is_some() => {
+                    let abs = std::path::Path::new(&root).join(path).display().to_string();
+                    let gone = match hunk {
+                        Hunk::Update { .. } => texts::update_missing(&abs),
+                        Hunk::Delete { .. } => texts::delete_missing(&abs),
+                        Hunk::Add { .. } => return Err(texts::tangled(path)),
+                    };
+                    failure.get_or_insert((h, gone));
+                    continue;
+                }
                 Some(g) => g,
                 None => {
                     groups.push(Group {
@@ -75,9 +105,6 @@ impl ApplyPatch {
                 }
             };
             let group = &mut groups[g];
-            if group.dest.is_some() {
-                return Err(texts::tangled(path));
-            }
             group.hunks.push(h);
             if let Hunk::Update {
                 move_to: Some(dest),
@@ -91,7 +118,7 @@ impl ApplyPatch {
             if let Some(dest) = &g.dest {
                 let to = spelling(dest);
                 if groups.iter().any(|o| {
-                    o.key == to
+                    (o.key == to && !std::ptr::eq(o, g))
                         || (o.dest.as_deref().map(spelling) == Some(to.clone())
                             && !std::ptr::eq(o, g))
                 }) {
@@ -105,7 +132,7 @@ impl ApplyPatch {
             groups,
             root,
             overwrite,
-            failure: None,
+            failure,
             labels,
             notes: Vec::new(),
         })
@@ -128,198 +155,6 @@ impl ApplyPatch {
         if self.failure.as_ref().is_none_or(|(h, _)| hunk < *h) {
             self.failure = Some((hunk, e));
         }
-    }
-}
-
-/// Codex's view of a file's lines: the empty line after a final newline dropped; a BOM is part
-/// of line 1 (as Codex reads it).
-/// Only line 1 is copied, and only when there is a BOM.
-fn codex_lines(file: &TextFile) -> Vec<Cow<'_, str>> {
-    let mut lines: Vec<Cow<'_, str>> = file.lines().map(Cow::Borrowed).collect();
-    if lines.last().is_some_and(|l| l.is_empty()) {
-        lines.pop();
-    }
-    if file.has_bom() {
-        if let Some(first) = lines.first_mut() {
-            *first = Cow::Owned(format!("\u{feff}{first}"));
-        }
-    }
-    lines
-}
-
-/// The new file's text of `*** Add File:` rows (each followed by a line break).
-fn added(lines: &[String]) -> TextFile {
-    let mut text = String::new();
-    for l in lines {
-        text.push_str(l);
-        text.push('\n');
-    }
-    TextFile::decode(text.into_bytes())
-}
-
-/// Edits that turn `old` into `new` (whole lines; the common head and tail untouched).
-fn rewrite(old: &TextFile, new: &TextFile, origin: usize) -> Vec<Edit> {
-    let a: Vec<&str> = old.lines().collect();
-    let b: Vec<&str> = new.lines().collect();
-    let p = affix::common_prefix(&a, &b);
-    let s = affix::common_suffix(&a, &b, p);
-    let rows: Vec<String> = b[p..b.len() - s].iter().map(|l| (*l).to_owned()).collect();
-    if p == a.len() - s {
-        if rows.is_empty() {
-            return Vec::new();
-        }
-        let kind = if p < a.len() {
-            EditKind::InsertBefore(p + 1)
-        } else {
-            EditKind::InsertAfter(a.len())
-        };
-        return vec![Edit { kind, rows, origin }];
-    }
-    vec![Edit::replace(p + 1, a.len() - s, rows, origin)]
-}
-
-impl ApplyPatch {
-    /// Play group `i`'s hunks on `file` (`None`: absent). `Ok(None)`: a hunk failed (recorded).
-    fn play(&mut self, i: usize, mut file: Option<TextFile>) -> Option<Option<TextFile>> {
-        let hunks = self.groups[i].hunks.clone();
-        let path = self.groups[i].path.clone();
-        let abs = self.abs(&path);
-        for h in hunks {
-            match &self.hunks[h] {
-                Hunk::Add { lines, .. } => {
-                    if file.is_some() && !self.overwrite {
-                        self.fail(h, texts::add_exists(&path));
-                        return None;
-                    }
-                    file = Some(added(lines));
-                }
-                Hunk::Delete { .. } => {
-                    if file.take().is_none() {
-                        self.fail(h, texts::delete_missing(&abs));
-                        return None;
-                    }
-                }
-                Hunk::Update { chunks, .. } => {
-                    let Some(current) = file.take() else {
-                        self.fail(h, texts::update_missing(&abs));
-                        return None;
-                    };
-                    let names = Names {
-                        path: &path,
-                        abs: &abs,
-                    };
-                    let lines = codex_lines(&current);
-                    let view: Vec<&str> = lines.iter().map(|l| &**l).collect();
-                    let first = self.labels[i].len();
-                    let (edits, warnings) = match lower(&view, chunks, &names, first) {
-                        Ok(done) => done,
-                        Err(e) => {
-                            self.fail(h, e);
-                            return None;
-                        }
-                    };
-                    self.labels[i]
-                        .extend((0..chunks.len()).map(|k| format!("chunk {} of {path}", k + 1)));
-                    self.notes.extend(warnings);
-                    let all: Vec<&str> = current.lines().collect();
-                    let out = match splice(&all, &edits) {
-                        Ok(out) => out,
-                        Err(e) => {
-                            self.fail(h, ApError::new(ErrorCode::EditConflict, e.to_string()));
-                            return None;
-                        }
-                    };
-                    file = Some(TextFile::decode(current.encode(&out)));
-                }
-            }
-        }
-        Some(file)
-    }
-
-    /// Group `i` is a single update: its edits straight on the file as read (finer edits for
-    /// the guard). `None`: it failed (recorded).
-    fn single_update(&mut self, i: usize, file: &TextFile) -> Option<(Vec<Edit>, Vec<String>)> {
-        let h = self.groups[i].hunks[0];
-        let Hunk::Update { chunks, .. } = &self.hunks[h] else {
-            return None;
-        };
-        let path = self.groups[i].path.clone();
-        let abs = self.abs(&path);
-        let names = Names {
-            path: &path,
-            abs: &abs,
-        };
-        let lines = codex_lines(file);
-        let view: Vec<&str> = lines.iter().map(|l| &**l).collect();
-        match lower(&view, chunks, &names, 0) {
-            Ok(done) => {
-                self.labels[i] = (0..chunks.len())
-                    .map(|k| format!("chunk {} of {path}", k + 1))
-                    .collect();
-                Some(done)
-            }
-            Err(e) => {
-                self.fail(h, e);
-                None
-            }
-        }
-    }
-}
-
-/// The text the session recorded for a file, as a file (with the live file's BOM, so that
-/// Codex's view of line 1 is the same in both).
-fn recorded_file(text: &str, live: &TextFile) -> TextFile {
-    let mut bytes = Vec::with_capacity(text.len() + 3);
-    if live.has_bom() {
-        bytes.extend_from_slice("\u{feff}".as_bytes());
-    }
-    bytes.extend_from_slice(text.as_bytes());
-    TextFile::decode(bytes)
-}
-
-/// What carrying a plan onto the disk needs: the basis it was made on and the session.
-struct Carry<'a> {
-    seen: &'a Basis,
-    store: &'a dyn SnapshotStore,
-    key: &'a str,
-    dry_run: bool,
-}
-
-impl ApplyPatch {
-    /// `edits` (planned on `carry.seen`'s text) in the lines of `live`, through the shared
-    /// merge. `None`: the lines they matched changed on disk (the refusal is recorded).
-    fn carried(
-        &mut self,
-        i: usize,
-        carry: &Carry<'_>,
-        live: &TextFile,
-        edits: Vec<Edit>,
-    ) -> Option<Vec<Edit>> {
-        let refused = match carry_onto(
-            carry.seen,
-            live.text(),
-            &edits,
-            carry.store,
-            carry.key,
-            carry.dry_run,
-        ) {
-            Ok(edits) => return Some(edits),
-            Err(refused) => refused,
-        };
-        let path = self.groups[i].path.clone();
-        let what = refused
-            .stale
-            .first()
-            .and_then(|&k| edits.get(k))
-            .filter(|_| self.groups[i].hunks.len() == 1)
-            .and_then(|e| self.labels[i].get(e.origin))
-            .cloned()
-            .unwrap_or_else(|| format!("the patch's hunks of {path}"));
-        let lines = codex_lines(live);
-        let view: Vec<&str> = lines.iter().map(|l| &**l).collect();
-        let first = self.groups[i].hunks[0];
-        self.fail(first, texts::stale(&path, &what, &view, refused.near));
-        None
     }
 }
 
@@ -431,7 +266,7 @@ impl FrontEnd for ApplyPatch {
                 warnings,
             }));
         }
-        let Some(result) = self.play(i, matched.clone()) else {
+        let Some(result) = self.play(i, matched.clone(), &carry, original.as_ref()) else {
             return Ok(noop_plan(opened.bytes));
         };
         match (opened.bytes, result) {
@@ -440,16 +275,11 @@ impl FrontEnd for ApplyPatch {
             (bytes, result) => {
                 let created = bytes.is_none();
                 let old = TextFile::decode(bytes.unwrap_or_default());
-                let edits = match (&result, &matched) {
-                    (Some(new), Some(from)) if !created => {
-                        let Some(edits) = self.carried(i, &carry, &old, rewrite(from, new, 0))
-                        else {
-                            return Ok(noop_plan(Some(old.bytes().to_vec())));
-                        };
-                        edits
-                    }
-                    (Some(new), _) => rewrite(&old, new, 0),
-                    (None, _) => Vec::new(),
+                // `play` matched in the recorded text and carried each hunk onto the disk's:
+                // `result` is the disk's text after the hunks.
+                let edits = match &result {
+                    Some(new) => rewrite(&old, new, 0),
+                    None => Vec::new(),
                 };
                 if self.labels[i].is_empty() {
                     self.labels[i].push(format!("*** Add File: {}", self.groups[i].path));
@@ -518,7 +348,60 @@ impl FrontEnd for ApplyPatch {
 
 #[cfg(test)]
 mod tests {
-    use super::spelling;
+    use super::{spelling, ApplyPatch};
+    use hashline_core::ErrorCode;
+
+    fn grouped(patch: &str) -> Result<ApplyPatch, ErrorCode> {
+        let hunks = hashline_syntax::apply_patch::parse_patch(patch)
+            .expect("patch parses")
+            .hunks;
+        ApplyPatch::new(hunks, "/r".into(), false).map_err(|e| e.code)
+    }
+
+    const MOVE: &str = "*** Update File: a\n*** Move to: b\n@@\n-x\n+y\n";
+
+    #[test]
+    fn a_moved_files_new_path_joins_its_group() {
+        let p = grouped(&format!(
+            "*** Begin Patch\n{MOVE}*** Update File: ./b\n@@\n-y\n+z\n*** Delete File: b\n*** End Patch"
+        ))
+        .expect("grouped");
+        assert_eq!(p.groups.len(), 1);
+        assert_eq!(p.groups[0].hunks, [0, 1, 2]);
+        assert_eq!(p.groups[0].dest.as_deref(), Some("b"));
+        assert!(p.failure.is_none());
+    }
+
+    #[test]
+    fn the_old_path_after_a_move_fails_as_codex_fails_there() {
+        let p = grouped(&format!(
+            "*** Begin Patch\n{MOVE}*** Update File: a\n@@\n-x\n+z\n*** End Patch"
+        ))
+        .expect("grouped");
+        let (hunk, e) = p.failure.expect("failure recorded");
+        assert_eq!(hunk, 1);
+        assert_eq!(e.code, ErrorCode::FileNotFound);
+        assert!(
+            e.to_string().contains("Failed to read file to update /r/a"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn overwrites_after_a_move_are_tangled() {
+        for then in [
+            "*** Add File: a\n+n\n",
+            "*** Update File: b\n*** Move to: c\n@@\n-y\n+z\n",
+        ] {
+            let got = grouped(&format!("*** Begin Patch\n{MOVE}{then}*** End Patch"));
+            assert_eq!(got.err(), Some(ErrorCode::DuplicateFile), "{then}");
+        }
+        // A move onto a path an earlier hunk names.
+        let got = grouped(&format!(
+            "*** Begin Patch\n*** Update File: b\n@@\n-q\n+r\n{MOVE}*** End Patch"
+        ));
+        assert_eq!(got.err(), Some(ErrorCode::DuplicateFile));
+    }
 
     #[test]
     fn spellings_of_one_path_meet() {

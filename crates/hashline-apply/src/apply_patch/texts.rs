@@ -122,25 +122,49 @@ pub(crate) fn never_read(path: &str) -> String {
     )
 }
 
-/// Ours: the file changed since the session read it, and the lines `what` ("chunk 2 of a.txt")
-/// matched in the version read were changed, removed or repeated on disk (DEVIATIONS §27). `lines`: the disk's lines;
-/// `near`: the 1-based disk line to show context around.
-pub(crate) fn stale(path: &str, what: &str, lines: &[&str], near: usize) -> ApError {
-    let from = near.saturating_sub(4).max(1);
-    let to = (near + 4).min(lines.len());
+/// Ours: the file changed since the session read it, and the lines each of `stale` ("chunk 2 of
+/// a.txt", and the 1-based disk line to show context around) matched in the version read were
+/// changed, removed or repeated on disk (DEVIATIONS §27); the other chunks would carry over.
+/// `total`: how many chunks the patch has for the file; `lines`: the disk's lines.
+pub(crate) fn stale(
+    path: &str,
+    stale: &[(String, usize)],
+    total: usize,
+    lines: &[&str],
+) -> ApError {
+    let names: Vec<&str> = stale.iter().map(|(what, _)| what.as_str()).collect();
+    let what = match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.concat(),
+    };
     let mut shown = String::new();
-    for n in from..=to {
-        shown.push_str(&hashline_core::excerpt::cat_n(n, lines[n - 1]));
-        shown.push('\n');
+    let mut blocks: Vec<(usize, usize)> = Vec::new();
+    for &(_, near) in stale {
+        let from = near.saturating_sub(4).max(1);
+        let to = (near + 4).min(lines.len());
+        if blocks.iter().any(|&(f, t)| from <= t && f <= to) {
+            continue;
+        }
+        blocks.push((from, to));
+        shown.push_str(&format!("Lines {from}-{to} of {path} now read:\n"));
+        if from > to {
+            shown.push_str("(the file is now empty)\n");
+        }
+        for n in from..=to {
+            shown.push_str(&hashline_core::excerpt::cat_n(n, lines[n - 1]));
+            shown.push('\n');
+        }
     }
-    if shown.is_empty() {
-        shown.push_str("(the file is now empty)\n");
-    }
+    let others = if total > stale.len() {
+        "Only those lines changed: the patch's other chunks would carry over as written. "
+    } else {
+        ""
+    };
     ApError::new(
         ErrorCode::StaleAnchor,
         format!(
             "{path} changed since it was read in this session, and the lines {what} matched \
-             there were changed, removed or repeated on disk. Lines {from}-{to} of {path} now read:\n{shown}\
+             there were changed, removed or repeated on disk. {shown}{others}\
              Read the file again and resend the patch with context copied from its current \
              text. No files were modified."
         ),

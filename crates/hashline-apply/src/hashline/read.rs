@@ -6,7 +6,7 @@ use hashline_core::ErrorCode;
 use hashline_state::SnapshotStore;
 
 use crate::fs::Workspace;
-use crate::pipeline::files::{open_for_read, read_text};
+use crate::pipeline::files::{open_for_read, read_text, Decoding};
 use crate::pipeline::report::read_report;
 use crate::Outcome;
 
@@ -28,7 +28,12 @@ pub fn read(
         Err(e) => return Outcome::refused(e.code(), e.to_string()),
     };
     let target = &opened.target;
-    let text = match read_text(ws, &opened, hashline_core::kind::Nul::Binary) {
+    let text = match read_text(
+        ws,
+        &opened,
+        hashline_core::kind::Nul::Binary,
+        Decoding::Utf8,
+    ) {
         Ok(Some(text)) => text,
         Ok(None) => {
             return Outcome::refused(ErrorCode::FileNotFound, messages::file_not_found(path))

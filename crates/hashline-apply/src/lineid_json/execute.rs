@@ -16,7 +16,7 @@ use crate::diff::first_changed_line;
 use crate::fs::{FsError, Workspace};
 use crate::pipeline::commit::CommitError;
 use crate::pipeline::execute::{execute, EditPlan, FrontEnd, Intent, Land, Opened, Plan, Run};
-use crate::pipeline::files::{open_for_read, read_text, text_only, FileRefusal};
+use crate::pipeline::files::{open_for_read, read_text, text_only, Decoding, FileRefusal};
 use crate::pipeline::report::{change_report, read_report};
 use crate::pipeline::stage::Spliced;
 use crate::{FileOp, FileReport, Outcome};
@@ -54,7 +54,7 @@ pub fn read(
 ) -> Outcome {
     let run = || -> Result<Outcome, EngineError> {
         let opened = open_for_read(ws, path).map_err(refusal)?;
-        let text = read_text(ws, &opened, Nul::TextIfUtf8)
+        let text = read_text(ws, &opened, Nul::TextIfUtf8, Decoding::Utf8)
             .map_err(refusal)?
             .ok_or_else(|| EngineError::NotFound { path: path.into() })?;
         let mut warnings = Vec::new();

@@ -16,7 +16,7 @@ use crate::guard::GuardOptions;
 use super::commit::{Landing, Recorder, Staged};
 use super::disk::Disk;
 use super::files::FileRefusal;
-use super::stage::{guard_and_encode, splice_file, Front, REREAD_DIFFERS};
+use super::stage::{guard_and_encode, splice_file, Front};
 
 pub(crate) use super::front::{Done, EditPlan, FrontEnd, Guarded, Intent, Land, Opened, Plan};
 
@@ -177,7 +177,7 @@ fn check<F: FrontEnd>(
     };
     let encoded = checked.encoded;
     // Reported = re-read: the tag, the anchors and the recorded text are the next read's.
-    let reread = encoded.reread.is_some();
+    let reread = encoded.reread.is_some().then_some(encoded.reread_warning);
     let new_text = encoded.reread.unwrap_or(checked.text);
     let result = Guarded {
         plan: &plan,
@@ -189,8 +189,8 @@ fn check<F: FrontEnd>(
     warnings.extend(before_guard);
     warnings.extend(checked.warnings);
     warnings.extend(encoded.lost_bytes);
-    if reread {
-        warnings.push(REREAD_DIFFERS.to_string());
+    if let Some(why) = reread {
+        warnings.push(why.to_string());
     }
     let (old_bytes, old_text) = plan.file.into_parts();
     Ok(Checked {

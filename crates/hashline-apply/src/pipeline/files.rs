@@ -60,6 +60,26 @@ pub(crate) fn text_only(path: &str, bytes: &[u8], verb: &str, nul: Nul) -> Resul
     }
 }
 
+/// How a dialect decodes a file that is not UTF-8. Either way untouched lines keep their bytes;
+/// the encode step ([`crate::pipeline::stage`]) writes new lines in the file's own encoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Decoding {
+    /// UTF-8, invalid sequences shown as U+FFFD (the anchored dialects' seeds).
+    Utf8,
+    /// A legacy single-byte code page when one is detected
+    /// ([`hashline_core::text::detect_charset`]), else as [`Decoding::Utf8`] (the text-editor
+    /// tool, whose oracle reads cp1251 and Latin-1 files).
+    Legacy,
+}
+
+/// `bytes` decoded under `decoding`.
+pub(crate) fn decode(bytes: Vec<u8>, decoding: Decoding) -> TextFile {
+    match decoding {
+        Decoding::Utf8 => TextFile::decode(bytes),
+        Decoding::Legacy => TextFile::decode_detected(bytes),
+    }
+}
+
 /// Whether the file exists and its permissions forbid writing it.
 pub(crate) fn is_read_only(target: &Target) -> bool {
     std::fs::metadata(&target.real).is_ok_and(|m| m.permissions().readonly())
@@ -90,17 +110,18 @@ pub(crate) fn open_resolved(ws: &Workspace, target: Target) -> Result<ForRead, F
     })
 }
 
-/// The LF text of an opened file, `None` when it does not exist; a binary file is refused
-/// ([`text_only`]). Only the text is kept: the bytes are dropped as soon as they are decoded
-/// (a 100 MB file is 100 MB less peak memory).
+/// The LF text of an opened file under `decoding`, `None` when it does not exist; a binary file
+/// is refused ([`text_only`]). Only the text is kept: the bytes are dropped as soon as they are
+/// decoded (a 100 MB file is 100 MB less peak memory).
 pub(crate) fn read_text(
     ws: &Workspace,
     file: &ForRead,
     nul: Nul,
+    decoding: Decoding,
 ) -> Result<Option<String>, FileRefusal> {
     let Some(bytes) = ws.read(&file.target)? else {
         return Ok(None);
     };
     text_only(&file.target.display, &bytes, "read", nul)?;
-    Ok(Some(TextFile::decode(bytes).into_parts().1))
+    Ok(Some(decode(bytes, decoding).into_parts().1))
 }

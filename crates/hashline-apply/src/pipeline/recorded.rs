@@ -67,6 +67,8 @@ pub(crate) fn basis(store: &dyn SnapshotStore, key: &str, live: &str) -> Basis {
 pub(crate) struct Refused {
     /// Positions (in the planned slice) of the edits that could not be carried.
     pub stale: Vec<usize>,
+    /// For each of [`Refused::stale`], the disk line (1-based) near which its lines are now.
+    pub nears: Vec<usize>,
     /// The first recorded line (1-based) that changed, vanished or maps ambiguously.
     pub line: usize,
     /// The disk line (1-based) where that region is now: show fresh context around it.
@@ -87,20 +89,39 @@ pub(crate) fn carry_onto(
     let Basis::Recorded(recorded) = basis else {
         return Ok(edits.to_vec());
     };
+    carry_between(recorded, live, edits).inspect_err(|_| forget(store, key, live, dry_run))
+}
+
+/// The one merge between two texts, without the session: `edits`, planned in the lines of
+/// `recorded`, in the lines of `live`, or which of them cannot be carried. A front end that
+/// plays several steps on one file (apply-patch's hunks, in patch order) carries each step
+/// from the recorded text as the steps before it left it onto the disk text as they left it,
+/// and calls [`forget`] with the disk text when it refuses.
+pub(crate) fn carry_between(
+    recorded: &str,
+    live: &str,
+    edits: &[Edit],
+) -> Result<Vec<Edit>, Refused> {
     let recorded_lines: Vec<&str> = recorded.split('\n').collect();
     let live_lines: Vec<&str> = live.split('\n').collect();
     let map = LineMap::new(&recorded_lines, &live_lines);
     carry(&map, edits, &[]).map_err(|stale| {
-        if !dry_run {
-            forget_older(store, key, live);
-        }
         let first = stale.first();
         Refused {
             stale: stale.iter().map(|s| s.index).collect(),
+            nears: stale.iter().map(|s| s.near).collect(),
             line: first.map_or(1, |s| s.line),
             near: first.map_or(1, |s| s.near),
         }
     })
+}
+
+/// After a refusal that shows the disk text `live`: the session forgets every other version of
+/// `key` (unless `dry_run`), so that a retry written against the fresh context matches.
+pub(crate) fn forget(store: &dyn SnapshotStore, key: &str, live: &str, dry_run: bool) {
+    if !dry_run {
+        forget_older(store, key, live);
+    }
 }
 
 #[cfg(test)]
@@ -142,7 +163,24 @@ mod tests {
         let err = carry_onto(&b, "a\nbb\nc\n", &[replace(2, "B")], &store, "k", false)
             .expect_err("stale");
         assert_eq!(err.stale, vec![0]);
+        assert_eq!(err.nears, vec![2]);
         assert_eq!(err.line, 2);
         assert_eq!(basis(&store, "k", "a\nbb\nc\n"), Basis::Live);
+    }
+
+    #[test]
+    fn only_the_edits_whose_lines_changed_are_refused_each_with_its_disk_line() {
+        // Three edits on the recorded text; the disk gained a line on top and changed line 4.
+        let recorded = "a\nb\nc\nd\ne\nf\n";
+        let live = "top\na\nb\nc\nD\ne\nf\n";
+        let edits = [replace(1, "A"), replace(4, "dd"), replace(6, "F")];
+        let err = carry_between(recorded, live, &edits).expect_err("one is stale");
+        assert_eq!(err.stale, vec![1]);
+        assert_eq!(err.nears, vec![5]);
+        // Without the stale one, the others carry onto the shifted lines.
+        let out =
+            carry_between(recorded, live, &[replace(1, "A"), replace(6, "F")]).expect("carried");
+        assert_eq!(out[0].kind, EditKind::Replace { start: 2, end: 2 });
+        assert_eq!(out[1].kind, EditKind::Replace { start: 7, end: 7 });
     }
 }

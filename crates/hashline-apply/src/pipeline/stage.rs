@@ -11,6 +11,14 @@ pub const REREAD_DIFFERS: &str = "A new line contained a carriage return (\\r) o
 starts with U+FEFF; a read shows these as a line break and a byte-order mark, so the tag and \
 line numbers above are those of the file as it will be read.";
 
+/// The warning of an edit of a file read in a legacy code page whose written bytes read back as
+/// different text (the detector now guesses another code page, or a new line holds a carriage
+/// return): the tag and lines reported are those of the file as the next read will show it.
+pub const REREAD_CHARSET: &str = "This file was read and written in a legacy code page, but a \
+read of the bytes written shows different text (the code page is now guessed differently, or a \
+new line holds a carriage return), so the tag and line numbers above are those of the file as it \
+will be read. View it again before the next edit.";
+
 /// What a front end tells the guard about its dialect: the path as the request named it, how
 /// its seed renders line `N` with a read anchor, and how it names an edit.
 pub(crate) struct Front<'a> {
@@ -68,7 +76,7 @@ pub(crate) fn guard_and_encode(
 ) -> Result<Checked, GuardRefusal> {
     let opts = opts.allowing_syntax_errors(front.allow_syntax_errors);
     let warnings = guard(front, file.text(), lines, edits, &spliced.text, &opts)?;
-    let encoded = encode(file, &spliced.out, &spliced.text);
+    let encoded = encode(front.path, file, &spliced.out, &spliced.text)?;
     Ok(Checked {
         text: spliced.text,
         encoded,
@@ -105,20 +113,49 @@ pub(crate) struct Encoded {
     /// The warning naming new lines whose undecodable original bytes are gone, if any.
     pub lost_bytes: Option<String>,
     /// What the next read will show when that differs from the spliced text (a `\r` inside a
-    /// new line, a leading U+FEFF): the text to report, tag and record instead.
+    /// new line, a leading U+FEFF, a legacy code page guessed differently): the text to report,
+    /// tag and record instead.
     pub reread: Option<String>,
+    /// The warning that goes with [`Encoded::reread`].
+    pub reread_warning: &'static str,
 }
 
-/// Encode `out` (whose LF text is `text`) in `file`'s line endings and apply the re-read rule.
-fn encode(file: &TextFile, out: &[OutLine], text: &str) -> Encoded {
+/// Encode `out` (whose LF text is `text`) in `file`'s line endings (and legacy code page) and
+/// apply the re-read rule. A new line the file's code page cannot hold refuses the edit
+/// (`E_UNENCODABLE`): it is never written in another encoding or replaced.
+fn encode(
+    path: &str,
+    file: &TextFile,
+    out: &[OutLine],
+    text: &str,
+) -> Result<Encoded, GuardRefusal> {
+    if let (Some(charset), Some((line, c))) = (file.charset(), file.unencodable(out)) {
+        return Err(GuardRefusal {
+            code: hashline_core::ErrorCode::Unencodable,
+            message: format!(
+                "{path} is written in {name}, the code page it was read in, and line {line} of \
+                 the result holds {c:?} (U+{code:04X}), which {name} cannot hold. Nothing was \
+                 written. Spell that character with what {name} has (or an escape the file's \
+                 language understands), or convert the file to UTF-8 first.",
+                name = charset.name(),
+                code = u32::from(c),
+            ),
+        });
+    }
     let bytes = file.encode(out);
     let lost_bytes = file.lost_bytes_warning(out);
-    let reread = TextFile::reread_text(text, &bytes);
-    Encoded {
+    let reread = file.reread(text, &bytes);
+    let reread_warning = if file.charset().is_some() {
+        REREAD_CHARSET
+    } else {
+        REREAD_DIFFERS
+    };
+    Ok(Encoded {
         bytes,
         lost_bytes,
         reread,
-    }
+        reread_warning,
+    })
 }
 
 #[cfg(test)]

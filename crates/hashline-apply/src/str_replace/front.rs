@@ -12,7 +12,7 @@ use super::{Refusal, STRIPPED, UNREAD};
 use crate::fs::FsError;
 use crate::pipeline::commit::CommitError;
 use crate::pipeline::execute::{EditPlan, FrontEnd, Intent, Land, Opened, Plan};
-use crate::pipeline::files::is_read_only;
+use crate::pipeline::files::{decode, is_read_only, Decoding};
 use crate::pipeline::recorded::{basis, carry_onto, Basis};
 
 /// What the plan found, for the result's snippet.
@@ -35,8 +35,9 @@ pub(super) struct StrReplace {
     pub warnings: Vec<String>,
 }
 
-/// The checks the oracle makes of a file before reading it: size, then binary content.
-pub(super) fn validate(bytes: &[u8], shown: &str, max_bytes: u64) -> Result<(), Refusal> {
+/// The checks the oracle makes of a file before reading it: size, then binary content; the
+/// file decoded (UTF-8, or the legacy code page it is in: [`Decoding::Legacy`]).
+pub(super) fn validate(bytes: Vec<u8>, shown: &str, max_bytes: u64) -> Result<TextFile, Refusal> {
     let size = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
     if size > max_bytes {
         let mb = |n: u64| n as f64 / 1024.0 / 1024.0;
@@ -52,7 +53,8 @@ pub(super) fn validate(bytes: &[u8], shown: &str, max_bytes: u64) -> Result<(), 
             ),
         ));
     }
-    if bytes.contains(&0) || std::str::from_utf8(bytes).is_err() {
+    let file = decode(bytes, Decoding::Legacy);
+    if file.bytes().contains(&0) || file.is_lossy() {
         return Err(Refusal::new(
             ErrorCode::Binary,
             validation(
@@ -61,7 +63,7 @@ pub(super) fn validate(bytes: &[u8], shown: &str, max_bytes: u64) -> Result<(), 
             ),
         ));
     }
-    Ok(())
+    Ok(file)
 }
 
 impl StrReplace {
@@ -184,14 +186,23 @@ impl StrReplace {
 
     fn plan_edit(&mut self, opened: Opened<'_>) -> Result<Plan, Refusal> {
         let bytes = opened.bytes.ok_or_else(|| self.not_found())?;
-        validate(&bytes, &self.shown, self.max_bytes)?;
+        let file = validate(bytes, &self.shown, self.max_bytes)?;
         if !opened.dry_run && is_read_only(opened.target) {
             return Err(self.write_denied());
         }
-        let file = TextFile::decode(bytes);
         let live = file.text();
         let key = &opened.target.key;
-        let seen = basis(opened.store, key, live);
+        let seen = match basis(opened.store, key, live) {
+            // A `read` of the anchored modes showed (and recorded) these very bytes as UTF-8,
+            // with U+FFFD: the file did not change, only the decoding differs.
+            Basis::Recorded(text)
+                if file.charset().is_some()
+                    && TextFile::decode(file.bytes().to_vec()).text() == text =>
+            {
+                Basis::Live
+            }
+            seen => seen,
+        };
         if seen == Basis::Unread {
             self.warnings.push(format!(
                 "{UNREAD} {} was not viewed in this session: the edit was matched in the file as it is on disk.",
@@ -287,12 +298,11 @@ impl FrontEnd for StrReplace {
             }
             Command::UndoEdit => {
                 let bytes = opened.bytes.ok_or_else(|| self.not_found())?;
-                validate(&bytes, &self.shown, self.max_bytes)?;
+                let file = validate(bytes, &self.shown, self.max_bytes)?;
                 let entry = self
                     .undo
                     .clone()
                     .ok_or_else(|| super::no_history(&self.shown))?;
-                let file = TextFile::decode(bytes);
                 if file.text() != entry.after {
                     return Err(Refusal::new(
                         ErrorCode::StaleAnchor,

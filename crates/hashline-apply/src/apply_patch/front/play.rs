@@ -1,0 +1,355 @@
+//! How one file's hunks are played: Codex's view of the lines, each hunk matched and lowered in
+//! patch order, and — when the session read an older text than the disk's — each hunk carried
+//! onto the disk text by the one merge (DEVIATIONS §27, docs/DEVIATIONS.md "Stale apply-patch
+//! updates are carried chunk by chunk"), or the chunks whose lines changed named.
+
+use std::borrow::Cow;
+
+use hashline_core::{affix, splice, Edit, EditKind, ErrorCode, OutLine, TextFile};
+use hashline_state::SnapshotStore;
+use hashline_syntax::apply_patch::Hunk;
+
+use super::ApplyPatch;
+use crate::apply_patch::error::ApError;
+use crate::apply_patch::lower::{lower, Names};
+use crate::apply_patch::texts;
+use crate::pipeline::recorded::{carry_between, carry_onto, forget, Basis};
+
+/// Codex's view of a file's lines: the empty line after a final newline dropped; a BOM is part
+/// of line 1 (as Codex reads it).
+/// Only line 1 is copied, and only when there is a BOM.
+fn codex_lines(file: &TextFile) -> Vec<Cow<'_, str>> {
+    let mut lines: Vec<Cow<'_, str>> = file.lines().map(Cow::Borrowed).collect();
+    if lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+    }
+    if file.has_bom() {
+        if let Some(first) = lines.first_mut() {
+            *first = Cow::Owned(format!("\u{feff}{first}"));
+        }
+    }
+    lines
+}
+
+/// The new file's text of `*** Add File:` rows (each followed by a line break).
+fn added(lines: &[String]) -> TextFile {
+    let mut text = String::new();
+    for l in lines {
+        text.push_str(l);
+        text.push('\n');
+    }
+    TextFile::decode(text.into_bytes())
+}
+
+/// Edits that turn `old` into `new` (whole lines; the common head and tail untouched).
+pub(super) fn rewrite(old: &TextFile, new: &TextFile, origin: usize) -> Vec<Edit> {
+    let a: Vec<&str> = old.lines().collect();
+    let b: Vec<&str> = new.lines().collect();
+    let p = affix::common_prefix(&a, &b);
+    let s = affix::common_suffix(&a, &b, p);
+    let rows: Vec<String> = b[p..b.len() - s].iter().map(|l| (*l).to_owned()).collect();
+    if p == a.len() - s {
+        if rows.is_empty() {
+            return Vec::new();
+        }
+        let kind = if p < a.len() {
+            EditKind::InsertBefore(p + 1)
+        } else {
+            EditKind::InsertAfter(a.len())
+        };
+        return vec![Edit { kind, rows, origin }];
+    }
+    vec![Edit::replace(p + 1, a.len() - s, rows, origin)]
+}
+
+/// The disk side of a play on a recorded text (DEVIATIONS §27): each hunk, matched in the
+/// recorded text as the hunks before it left it, is carried by the one merge onto the disk
+/// text as the hunks before it left it.
+struct DiskSide<'a> {
+    /// The file on disk when the call started.
+    live: &'a TextFile,
+    /// The disk text after the hunks played so far (`None`: deleted).
+    now: Option<TextFile>,
+    /// For each line of `now`, the line (0-based) of `live` it is, if it is one.
+    from: Vec<Option<usize>>,
+}
+
+impl DiskSide<'_> {
+    /// The `live` line (1-based) nearest at or before line `near` (1-based) of `now`.
+    fn live_line(&self, near: usize) -> usize {
+        self.from[..near.min(self.from.len())]
+            .iter()
+            .rev()
+            .find_map(|l| *l)
+            .map_or(1, |l| l + 1)
+    }
+}
+
+impl ApplyPatch {
+    /// Play group `i`'s hunks on `file` (`None`: absent), the text contexts are matched in.
+    /// When that is an older recorded text than the disk's (`carry.seen`), each hunk's edits
+    /// are carried onto the disk text `live` (see [`DiskSide`]) and the disk's result comes
+    /// back. `Ok(None)`: a hunk failed (recorded).
+    pub(super) fn play(
+        &mut self,
+        i: usize,
+        mut file: Option<TextFile>,
+        carry: &Carry<'_>,
+        live: Option<&TextFile>,
+    ) -> Option<Option<TextFile>> {
+        let hunks = self.groups[i].hunks.clone();
+        let total: usize = hunks
+            .iter()
+            .map(|&h| match &self.hunks[h] {
+                Hunk::Update { chunks, .. } => chunks.len(),
+                _ => 0,
+            })
+            .sum();
+        let mut disk = match (carry.seen, live) {
+            (Basis::Recorded(_), Some(live)) => Some(DiskSide {
+                live,
+                now: Some(live.clone()),
+                from: (0..live.line_count()).map(Some).collect(),
+            }),
+            _ => None,
+        };
+        for h in hunks {
+            let path = self.hunks[h].path().to_owned();
+            let abs = self.abs(&path);
+            match &self.hunks[h] {
+                Hunk::Add { lines, .. } => {
+                    if file.is_some() && !self.overwrite {
+                        self.fail(h, texts::add_exists(&path));
+                        return None;
+                    }
+                    let new = added(lines);
+                    if let Some(d) = &mut disk {
+                        d.from = vec![None; new.line_count()];
+                        d.now = Some(new.clone());
+                    }
+                    file = Some(new);
+                }
+                Hunk::Delete { .. } => {
+                    if file.take().is_none() {
+                        self.fail(h, texts::delete_missing(&abs));
+                        return None;
+                    }
+                    if let Some(d) = &mut disk {
+                        d.now = None;
+                        d.from.clear();
+                    }
+                }
+                Hunk::Update { chunks, .. } => {
+                    let Some(current) = file.take() else {
+                        self.fail(h, texts::update_missing(&abs));
+                        return None;
+                    };
+                    let names = Names {
+                        path: &path,
+                        abs: &abs,
+                    };
+                    let lines = codex_lines(&current);
+                    let view: Vec<&str> = lines.iter().map(|l| &**l).collect();
+                    let first = self.labels[i].len();
+                    let (edits, warnings) = match lower(&view, chunks, &names, first) {
+                        Ok(done) => done,
+                        Err(e) => {
+                            self.fail(h, e);
+                            return None;
+                        }
+                    };
+                    // Chunks are numbered across the file's hunks (one name per chunk).
+                    self.labels[i].extend(
+                        (0..chunks.len()).map(|k| format!("chunk {} of {path}", first + k + 1)),
+                    );
+                    self.notes.extend(warnings);
+                    let all: Vec<&str> = current.lines().collect();
+                    let out = match splice(&all, &edits) {
+                        Ok(out) => out,
+                        Err(e) => {
+                            self.fail(h, ApError::new(ErrorCode::EditConflict, e.to_string()));
+                            return None;
+                        }
+                    };
+                    if let Some(d) = &mut disk {
+                        if let Err(e) = self.carry_hunk(i, total, carry, d, &current, &edits) {
+                            self.fail(h, e);
+                            return None;
+                        }
+                    }
+                    file = Some(TextFile::decode(current.encode(&out)));
+                }
+            }
+        }
+        Some(match disk {
+            Some(d) => d.now,
+            None => file,
+        })
+    }
+
+    /// One hunk's `edits`, planned on `matched` (the recorded text as the hunks before left
+    /// it), carried onto `d.now` through the one merge; a refusal names the chunks whose lines
+    /// changed on disk, with the disk's lines around each. `total`: how many chunks the file
+    /// has in all.
+    fn carry_hunk(
+        &self,
+        i: usize,
+        total: usize,
+        carry: &Carry<'_>,
+        d: &mut DiskSide<'_>,
+        matched: &TextFile,
+        edits: &[Edit],
+    ) -> Result<(), ApError> {
+        let path = &self.groups[i].path;
+        let now = d.now.take().unwrap_or_else(|| TextFile::decode(Vec::new()));
+        match carry_between(matched.text(), now.text(), edits) {
+            Ok(carried) => {
+                let lines: Vec<&str> = now.lines().collect();
+                let out = splice(&lines, &carried).map_err(|e| {
+                    ApError::new(
+                        ErrorCode::EditConflict,
+                        format!("{e}. No files were modified."),
+                    )
+                })?;
+                d.from = out
+                    .iter()
+                    .map(|o| match o {
+                        OutLine::Kept(j) => d.from.get(*j).copied().flatten(),
+                        OutLine::New { .. } => None,
+                    })
+                    .collect();
+                d.now = Some(TextFile::decode(now.encode(&out)));
+                Ok(())
+            }
+            Err(refused) => {
+                forget(carry.store, carry.key, d.live.text(), carry.dry_run);
+                d.now = Some(now);
+                let stale: Vec<(String, usize)> = refused
+                    .stale
+                    .iter()
+                    .zip(&refused.nears)
+                    .map(|(&k, &near)| {
+                        let what = edits
+                            .get(k)
+                            .and_then(|e| self.labels[i].get(e.origin))
+                            .cloned()
+                            .unwrap_or_else(|| format!("the patch's hunks of {path}"));
+                        (what, d.live_line(near))
+                    })
+                    .collect();
+                let stale = dedup(stale);
+                let lines = codex_lines(d.live);
+                let view: Vec<&str> = lines.iter().map(|l| &**l).collect();
+                Err(texts::stale(path, &stale, total, &view))
+            }
+        }
+    }
+
+    /// Group `i` is a single update: its edits straight on the file as read (finer edits for
+    /// the guard). `None`: it failed (recorded).
+    pub(super) fn single_update(
+        &mut self,
+        i: usize,
+        file: &TextFile,
+    ) -> Option<(Vec<Edit>, Vec<String>)> {
+        let h = self.groups[i].hunks[0];
+        let Hunk::Update { chunks, .. } = &self.hunks[h] else {
+            return None;
+        };
+        let path = self.groups[i].path.clone();
+        let abs = self.abs(&path);
+        let names = Names {
+            path: &path,
+            abs: &abs,
+        };
+        let lines = codex_lines(file);
+        let view: Vec<&str> = lines.iter().map(|l| &**l).collect();
+        match lower(&view, chunks, &names, 0) {
+            Ok(done) => {
+                self.labels[i] = (0..chunks.len())
+                    .map(|k| format!("chunk {} of {path}", k + 1))
+                    .collect();
+                Some(done)
+            }
+            Err(e) => {
+                self.fail(h, e);
+                None
+            }
+        }
+    }
+}
+
+/// The text the session recorded for a file, as a file (with the live file's BOM, so that
+/// Codex's view of line 1 is the same in both).
+pub(super) fn recorded_file(text: &str, live: &TextFile) -> TextFile {
+    let mut bytes = Vec::with_capacity(text.len() + 3);
+    if live.has_bom() {
+        bytes.extend_from_slice("\u{feff}".as_bytes());
+    }
+    bytes.extend_from_slice(text.as_bytes());
+    TextFile::decode(bytes)
+}
+
+/// What carrying a plan onto the disk needs: the basis it was made on and the session.
+pub(super) struct Carry<'a> {
+    pub seen: &'a Basis,
+    pub store: &'a dyn SnapshotStore,
+    pub key: &'a str,
+    pub dry_run: bool,
+}
+
+impl ApplyPatch {
+    /// `edits` (planned on `carry.seen`'s text) in the lines of `live`, through the shared
+    /// merge. `None`: the lines they matched changed on disk (the refusal is recorded).
+    pub(super) fn carried(
+        &mut self,
+        i: usize,
+        carry: &Carry<'_>,
+        live: &TextFile,
+        edits: Vec<Edit>,
+    ) -> Option<Vec<Edit>> {
+        let refused = match carry_onto(
+            carry.seen,
+            live.text(),
+            &edits,
+            carry.store,
+            carry.key,
+            carry.dry_run,
+        ) {
+            Ok(edits) => return Some(edits),
+            Err(refused) => refused,
+        };
+        let path = self.groups[i].path.clone();
+        let stale: Vec<(String, usize)> = refused
+            .stale
+            .iter()
+            .zip(&refused.nears)
+            .map(|(&k, &near)| {
+                let what = edits
+                    .get(k)
+                    .and_then(|e| self.labels[i].get(e.origin))
+                    .cloned()
+                    .unwrap_or_else(|| format!("the patch's hunks of {path}"));
+                (what, near)
+            })
+            .collect();
+        let stale = dedup(stale);
+        let total = self.labels[i].len();
+        let lines = codex_lines(live);
+        let view: Vec<&str> = lines.iter().map(|l| &**l).collect();
+        let first = self.groups[i].hunks[0];
+        self.fail(first, texts::stale(&path, &stale, total, &view));
+        None
+    }
+}
+
+/// `stale` with each chunk named once (a chunk lowers to several edits), in order.
+fn dedup(stale: Vec<(String, usize)>) -> Vec<(String, usize)> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for (what, near) in stale {
+        if !out.iter().any(|(w, _)| *w == what) {
+            out.push((what, near));
+        }
+    }
+    out
+}
