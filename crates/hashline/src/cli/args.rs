@@ -144,6 +144,14 @@ pub enum Command {
         dialect: Dialect,
     },
     /// Print a grammar for constrained decoding.
+    ///
+    /// `--format lark` (llguidance, Python's lark) or `gbnf` (llama.cpp) for the hashline
+    /// language, `json-schema` for hash-json and lineid-json. The hashline grammars describe the
+    /// canonical form of a patch: `*** Begin Patch` and `*** End Patch` around it, `¶PATH#TAG`
+    /// headers with an upper-case 4-hex tag (a path that starts or ends with white space or
+    /// holds a quote is written in "…" or '…'), ranges as `A..B`, a colon after every
+    /// `replace`/`insert` header, every row as `+ROW`, lines ending in `\n`. Every patch the
+    /// engine accepts can be written this way; the engine also reads the lenient spellings.
     Grammar {
         /// lark, gbnf or json-schema.
         #[arg(long, default_value = "lark", value_parser = parse_format)]
