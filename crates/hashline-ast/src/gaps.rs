@@ -67,6 +67,12 @@ fn filler(src: &str, span: &Range<usize>) -> u8 {
 }
 
 impl Gaps {
+    /// The tree of the masked text: the source's real structure, at the source's byte offsets
+    /// and lines.
+    pub(crate) fn masked(&self) -> &AstGrep<StrDoc<SupportLang>> {
+        &self.masked
+    }
+
     /// Whether a match on `node` of the original tree can be rewritten: it holds no error node
     /// and no masked byte, and the masked tree has a node of the same kind over the same bytes.
     pub(crate) fn trusts(&self, node: &Node<'_, StrDoc<SupportLang>>) -> bool {

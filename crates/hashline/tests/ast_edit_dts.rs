@@ -166,8 +166,17 @@ fn a_hashline_edit_of_a_declaration_file_with_grammar_gaps_is_not_refused() {
         .next()
         .expect("a header")
         .to_string();
-    let patch = format!("{header}\nreplace 7..7:\n+export declare function log(message: string, level?: number): void;\n");
+    // `replace block 1:` finds the interface whose header the grammar cannot parse.
+    let patch = format!(
+        "{header}\nreplace 7..7:\n+export declare function log(message: string, level?: number): void;\n\
+         replace block 1:\n+export interface Box<in out T> {{\n+  value: T;\n+  readonly size: number;\n+}}\n"
+    );
     let edit = hashline(r, s, &["edit"], patch.as_bytes());
     assert_eq!(edit.code, 0, "{}", edit.stdout);
-    assert!(read(r, "variance.d.ts").ends_with("log(message: string, level?: number): void;\n"));
+    let text = read(r, "variance.d.ts");
+    assert!(
+        text.starts_with("export interface Box<in out T> {\n  value: T;\n  readonly size: number;\n}\nexport type Reader"),
+        "{text}"
+    );
+    assert!(text.ends_with("log(message: string, level?: number): void;\n"));
 }
