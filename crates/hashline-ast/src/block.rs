@@ -8,7 +8,7 @@
 //!    start on that row → none (continuation lines, lone `}` / `);`);
 //! 4. climb to the parent while the parent is not the root and starts on the same row;
 //! 5. if that node's subtree contains a syntax error → none (errors that only known grammar
-//!    gaps cause, [`crate::gaps`], are not errors: the masked text's tree is used);
+//!    gaps cause (`gaps.rs`) are not errors: the masked text's tree is used);
 //! 6. span = start row + 1 ..= the row of its last content byte + 1 (an end at column 0 counts as
 //!    the previous row).
 //!
