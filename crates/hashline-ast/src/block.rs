@@ -7,7 +7,8 @@
 //! 3. take the smallest named node covering the first content character there; if it does not
 //!    start on that row → none (continuation lines, lone `}` / `);`);
 //! 4. climb to the parent while the parent is not the root and starts on the same row;
-//! 5. if that node's subtree contains a syntax error → none;
+//! 5. if that node's subtree contains a syntax error → none (errors that only known grammar
+//!    gaps cause (`gaps.rs`) are not errors: the masked text's tree is used);
 //! 6. span = start row + 1 ..= the row of its last content byte + 1 (an end at column 0 counts as
 //!    the previous row).
 //!
@@ -20,6 +21,7 @@ use ast_grep_core::AstGrep;
 use ast_grep_language::SupportLang;
 use hashline_core::{BlockResolver, BlockSpan};
 
+use crate::gaps::{self, Gaps};
 use crate::lang;
 
 /// Resolves blocks with the tree-sitter grammars compiled into this build.
@@ -57,7 +59,12 @@ fn first_content_column(text: &str, row: usize) -> Option<usize> {
 fn resolve_in(lang: SupportLang, text: &str, line: usize) -> Option<BlockSpan> {
     let row = line.checked_sub(1)?;
     let col = first_content_column(text, row)?;
-    let ast = AstGrep::<StrDoc<SupportLang>>::try_new(text, lang).ok()?;
+    let parsed = AstGrep::<StrDoc<SupportLang>>::try_new(text, lang).ok()?;
+    let gaps = match parsed.root().get_inner_node().has_error() {
+        true => gaps::explain(lang, text),
+        false => None,
+    };
+    let ast = gaps.as_ref().map_or(&parsed, Gaps::masked);
     let root_wrapper = ast.root();
     let root = root_wrapper.get_inner_node();
     // A one-byte range over the first content character (not a zero-width point): grammars that
@@ -101,6 +108,17 @@ mod tests {
         TreeSitterBlocks::new()
             .resolve(Path::new(path), code, line)
             .map(|s| (s.start, s.end))
+    }
+
+    #[cfg(feature = "lang-typescript")]
+    #[test]
+    fn typescript_grammar_gaps_do_not_hide_blocks() {
+        let code = "export interface Box<in out T> {\n  value: T;\n}\n\
+                    export declare function f(o?: import(\"./t.js\").Options<Date>): void;\n";
+        assert_eq!(resolve("a.d.ts", code, 1), Some((1, 3)));
+        assert_eq!(resolve("a.d.ts", code, 4), Some((4, 4)));
+        // A real error still hides its block.
+        assert_eq!(resolve("a.ts", "interface B<in T> {\n  a: ;\n}\n", 1), None);
     }
 
     #[test]

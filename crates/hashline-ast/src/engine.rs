@@ -9,6 +9,7 @@ use rayon::prelude::*;
 use crate::compile::{compile_rule, Compiled, CompiledRule};
 use crate::error::AstError;
 use crate::files::{self, Candidate};
+use crate::gaps;
 use crate::lang::{self, LangSpec, CATALOG};
 use crate::preview::{FileRewrite, MatchEdit, ParseIssue, Preview, SkippedMatch};
 use crate::request::RewriteRequest;
@@ -108,10 +109,11 @@ pub fn preview_with_progress(
         .collect();
 
     let mut preview = Preview::default();
+    let mut gap_notes = Vec::new();
     let max_files = req.max_files.max(1);
     for (job, outcome) in jobs.iter().zip(outcomes) {
         let display = &job.candidate.display;
-        let (original, edits, nested) = match outcome? {
+        let (original, edits, nested, gap) = match outcome? {
             FileOutcome::Issue(message) => {
                 preview.files_searched += 1;
                 issues.push(Some(display), message);
@@ -121,13 +123,15 @@ pub fn preview_with_progress(
                 original,
                 edits,
                 nested,
-            } => (original, edits, nested),
+                gap,
+            } => (original, edits, nested, gap),
         };
         if !edits.is_empty() && preview.files.len() >= max_files {
             preview.limit_reached = true;
             break;
         }
         preview.files_searched += 1;
+        gap_notes.extend(gap.map(|g| (display.clone(), g)));
         preview
             .skipped
             .extend(nested.into_iter().map(|n| SkippedMatch {
@@ -146,6 +150,7 @@ pub fn preview_with_progress(
             .push(file_rewrite(number, job.candidate, original, edits));
     }
     preview.parse_issues = issues.list;
+    preview.warnings.extend(gaps::warning(&gap_notes));
     Ok(preview)
 }
 
@@ -251,6 +256,7 @@ fn process(
             original,
             edits: Vec::new(),
             nested: Vec::new(),
+            gap: None,
         });
     }
     let lang = job.spec.lang;

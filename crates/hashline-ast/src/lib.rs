@@ -31,6 +31,7 @@ mod compile;
 mod engine;
 pub mod error;
 mod files;
+mod gaps;
 pub mod lang;
 pub mod preview;
 pub mod request;

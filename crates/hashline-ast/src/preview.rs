@@ -119,6 +119,10 @@ pub struct Preview {
     pub limit_reached: bool,
     /// How many candidate files were parsed.
     pub files_searched: usize,
+    /// `[W_…]` lines for the caller's warnings block (`[W_GRAMMAR_GAP]`: files searched around
+    /// valid syntax their grammar cannot parse).
+    #[serde(default)]
+    pub warnings: Vec<String>,
 }
 
 /// First line of `s`, at most [`SNIPPET_CHARS`] characters, without a trailing `\r`.

@@ -14,6 +14,7 @@ use ast_grep_language::SupportLang;
 
 use crate::compile::CompiledRule;
 use crate::error::AstError;
+use crate::gaps::{self, GapNote};
 
 /// One replacement staged in a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,11 +40,13 @@ pub(crate) struct Nested {
 pub(crate) enum FileOutcome {
     /// The file cannot be rewritten: the issue to list.
     Issue(String),
-    /// The staged edits (sorted, non-overlapping; possibly none) and the skipped nested matches.
+    /// The staged edits (sorted, non-overlapping; possibly none), the skipped nested matches,
+    /// and, for a file searched around known grammar gaps ([`gaps`]), where they are.
     Rewrite {
         original: Vec<u8>,
         edits: Vec<Staged>,
         nested: Vec<Nested>,
+        gap: Option<GapNote>,
     },
 }
 
@@ -108,14 +111,23 @@ pub(crate) fn rewrite_file(
         )));
     };
     let root = ast.root();
-    if root.get_inner_node().has_error() {
-        return Ok(FileOutcome::Issue(format!(
-            "{display}: parse error (syntax tree contains error nodes)"
-        )));
-    }
+    // Errors that only known grammar gaps cause do not make a valid file a parse error: it is
+    // searched, and matches are kept where the masked tree agrees.
+    let gaps = match root.get_inner_node().has_error() {
+        false => None,
+        true => match gaps::explain(lang, src) {
+            Some(gaps) => Some(gaps),
+            None => {
+                return Ok(FileOutcome::Issue(format!(
+                    "{display}: parse error (syntax tree contains error nodes)"
+                )))
+            }
+        },
+    };
     let lines = LineIndex::new(text);
     let mut edits: Vec<Staged> = Vec::new();
     let mut nested = Vec::new();
+    let mut set_aside: Vec<usize> = Vec::new();
     for compiled in rules {
         // Every match of every variant of the rule, one per byte range, in pre-order (outer
         // before inner: tree nodes either nest or are disjoint). Only the match is kept (a node
@@ -127,9 +139,14 @@ pub(crate) fn rewrite_file(
         for pattern in compiled.patterns.iter().filter(|p| may_match(p, src)) {
             for m in root.find_all(pattern) {
                 let r = m.range();
-                if seen_ranges.insert((r.start, r.end)) {
-                    found.push((r, m));
+                if !seen_ranges.insert((r.start, r.end)) {
+                    continue;
                 }
+                if gaps.as_ref().is_some_and(|g| !g.trusts(&m)) {
+                    set_aside.push(lines.line_col(r.start + offset).0);
+                    continue;
+                }
+                found.push((r, m));
             }
         }
         found.sort_by(|a, b| a.0.start.cmp(&b.0.start).then(b.0.end.cmp(&a.0.end)));
@@ -185,10 +202,25 @@ pub(crate) fn rewrite_file(
             });
         }
     }
+    let gap = gaps.map(|g| {
+        let mut gap_lines: Vec<usize> = g
+            .spans
+            .iter()
+            .map(|s| lines.line_col(s.start + offset).0)
+            .collect();
+        gap_lines.dedup();
+        set_aside.sort_unstable();
+        set_aside.dedup();
+        GapNote {
+            lines: gap_lines,
+            set_aside,
+        }
+    });
     Ok(FileOutcome::Rewrite {
         original,
         edits: unique,
         nested,
+        gap,
     })
 }
 
@@ -330,6 +362,7 @@ mod tests {
                 original,
                 edits,
                 nested,
+                ..
             } => (
                 String::from_utf8(splice(&original, staged_pairs(&edits))).expect("utf8"),
                 edits,

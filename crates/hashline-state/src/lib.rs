@@ -12,6 +12,8 @@
 mod limits;
 mod memory;
 #[cfg(feature = "sqlite")]
+mod sessions;
+#[cfg(feature = "sqlite")]
 mod sqlite;
 mod undo;
 
@@ -23,6 +25,8 @@ pub use memory::MemoryStore;
 /// [`SqliteStore::connection`]) without pinning a second copy.
 #[cfg(feature = "sqlite")]
 pub use rusqlite;
+#[cfg(feature = "sqlite")]
+pub use sessions::{PruneRule, Pruned, SessionInfo, AUTO_PRUNE_EVERY_MS};
 #[cfg(feature = "sqlite")]
 pub use sqlite::{SqliteStore, DB_FILE as SQLITE_DB_FILE, SCHEMA_VERSION as SQLITE_SCHEMA_VERSION};
 pub use undo::{UndoEntry, MAX_UNDO};

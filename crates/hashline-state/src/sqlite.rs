@@ -119,7 +119,7 @@ impl SqliteStore {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn error(&self, error: rusqlite::Error) -> StoreError {
+    pub(crate) fn error(&self, error: rusqlite::Error) -> StoreError {
         StoreError::Backend {
             path: self.db_path.display().to_string(),
             message: error.to_string(),

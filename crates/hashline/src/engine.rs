@@ -112,7 +112,7 @@ pub struct Engine {
     recovered: Option<Recovery>,
     store: Arc<dyn SnapshotStore>,
     /// The persistent store, when there is one (the preview queue shares its database).
-    sqlite: Option<Arc<SqliteStore>>,
+    pub(crate) sqlite: Option<Arc<SqliteStore>>,
     /// The ast-edit preview queue, opened on first use.
     queue: OnceLock<PreviewQueue>,
     resolver: hashline_ast::TreeSitterBlocks,
@@ -131,6 +131,9 @@ impl Engine {
             StateConfig::Memory => (ws, Arc::new(MemoryStore::new()), None),
             StateConfig::Persistent { dir, session } => {
                 let store = Arc::new(SqliteStore::open(dir, session)?);
+                // Bounded state: at most once an hour, sessions past the age or size bound go
+                // (never this one). A state the call cannot write keeps them until one can.
+                let _ = store.auto_prune(&crate::state::auto_prune_rule());
                 let shared: Arc<dyn SnapshotStore> = store.clone();
                 let ws = ws
                     .with_lock_dir(dir.join("locks"))

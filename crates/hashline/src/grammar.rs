@@ -32,55 +32,74 @@ impl FromStr for GrammarFormat {
     }
 }
 
-/// The strict hashline grammar of the seed (`packages/hashline/src/grammar.lark`): envelope
-/// required, upper-case tags, `..` ranges, colons mandatory. Everything it accepts, the
-/// lenient parser accepts too.
-pub const HASHLINE_LARK: &str = r##"start: begin_patch file_patch+ end_patch
+/// The strict hashline grammar: the seed's `grammar.lark` (envelope required, upper-case tags,
+/// `..` ranges, colons mandatory), widened so every file name the engine can edit is
+/// expressible (spaces, `#`, Unicode, or quoted), written for three readers: llguidance's Lark
+/// front end, Python's `lark` package, and (as [`HASHLINE_GBNF`]) llama.cpp's GBNF. Everything it
+/// accepts, the hashline parser accepts too, with the same path and tag; it does not check that
+/// a range's end is not before its start, nor that two hunks delete the same line.
+///
+/// The header is one terminal (`FILE_REF`: the path, `#`, the tag), so a path holding `#` is
+/// split at its last `#` by the regex, not by a greedy lexer. A path is bare — no control,
+/// quote or line/paragraph-separator or bidirectional character; it neither starts nor ends
+/// with white space and does not start with `*` (the parser strips apply_patch noise there) —
+/// or quoted in `"…"` or `'…'` (then it may hold the other quote and end with a space).
+pub const HASHLINE_LARK: &str = r##"// hashline patch, canonical form (see `hashline grammar --help`)
+start: begin_patch file_patch+ end_patch
 begin_patch: "*** Begin Patch" LF
-end_patch:   "*** End Patch" LF?
+end_patch: "*** End Patch" LF?
 
 file_patch: file_header hunk+
-file_header: "¶" filename "#" file_hash LF
-file_hash: /[0-9A-F]{4}/
-filename: /[^\s#]+/
+file_header: "¶" FILE_REF LF
+FILE_REF: /(?:[^\x00-\x20\x7f-\xa0\u1680\u2000-\u200a\u2028-\u202f\u205f\u2066-\u2069\u3000\ufeff"'*](?:[^\x00-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069"']*[^\x00-\x20\x7f-\xa0\u1680\u2000-\u200a\u2028-\u202f\u205f\u2066-\u2069\u3000\ufeff"'])?|"[^\x00-\x20\x7f-\xa0\u1680\u2000-\u200a\u2028-\u202f\u205f\u2066-\u2069\u3000\ufeff"*][^\x00-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069"]*"|'[^\x00-\x20\x7f-\xa0\u1680\u2000-\u200a\u2028-\u202f\u205f\u2066-\u2069\u3000\ufeff'*][^\x00-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069']*')#[0-9A-F]{4}/
 
-hunk: body_hunk | delete_hunk | delete_block_hunk
-body_hunk:   body_header emit_op+
-delete_hunk: "delete " header_range LF
-delete_block_hunk: "delete block " LID LF
-body_header: (replace_anchor | replace_block_anchor | insert_anchor) LF
-replace_anchor: "replace " header_range ":"
-replace_block_anchor: "replace block " LID ":"
-insert_anchor:  "insert " insert_pos ":"
+hunk: body_hunk | delete_hunk
+body_hunk: body_header emit_op+
+delete_hunk: "delete " (header_range | block_ref) LF
+body_header: (replace_anchor | insert_anchor) LF
+replace_anchor: "replace " (header_range | block_ref) ":"
+insert_anchor: "insert " insert_pos ":"
 insert_pos: "before " LID | "after " LID | "head" | "tail"
-emit_op: "+" /(.*)/ LF
+block_ref: "block " LID
+emit_op: "+" ROW? LF
+ROW: /[^\r\n]+/
 
 header_range: LID ".." LID
-LID: /[1-9]\d*/
-
-%import common.LF
+LID: /[1-9][0-9]{0,18}/
+LF: "\n"
 "##;
 
-/// The same grammar in GBNF.
-pub const HASHLINE_GBNF: &str = r##"root ::= begin-patch file-patch+ end-patch
-begin-patch ::= "*** Begin Patch\n"
-end-patch ::= "*** End Patch" "\n"?
+/// The same grammar in GBNF, as llama.cpp reads it (and llguidance's GBNF front end). GBNF has
+/// no regex terminals; its parser tracks every way a prefix can continue, so the path and its
+/// `#` are plain rules.
+pub const HASHLINE_GBNF: &str = r##"# hashline patch, canonical form (see `hashline grammar --help`)
+root ::= begin-patch file-patch+ end-patch
+begin-patch ::= "*** Begin Patch" lf
+end-patch ::= "*** End Patch" lf?
 file-patch ::= file-header hunk+
-file-header ::= "¶" filename "#" hex hex hex hex "\n"
+file-header ::= "¶" path "#" hex hex hex hex lf
+path ::= bare | "\"" dq-first dq-char* "\"" | "'" sq-first sq-char* "'"
+bare ::= bare-first (bare-char* bare-last)?
+bare-first ::= [^\x00-\x20\x7F-\xA0\u1680\u2000-\u200A\u2028-\u202F\u205F\u2066-\u2069\u3000\uFEFF"'*]
+bare-last ::= [^\x00-\x20\x7F-\xA0\u1680\u2000-\u200A\u2028-\u202F\u205F\u2066-\u2069\u3000\uFEFF"']
+bare-char ::= [^\x00-\x1F\x7F-\x9F\u2028-\u202E\u2066-\u2069"']
+dq-first ::= [^\x00-\x20\x7F-\xA0\u1680\u2000-\u200A\u2028-\u202F\u205F\u2066-\u2069\u3000\uFEFF"*]
+dq-char ::= [^\x00-\x1F\x7F-\x9F\u2028-\u202E\u2066-\u2069"]
+sq-first ::= [^\x00-\x20\x7F-\xA0\u1680\u2000-\u200A\u2028-\u202F\u205F\u2066-\u2069\u3000\uFEFF'*]
+sq-char ::= [^\x00-\x1F\x7F-\x9F\u2028-\u202E\u2066-\u2069']
 hex ::= [0-9A-F]
-filename ::= [^ \t\n\r\f\v#]+
-hunk ::= body-hunk | delete-hunk | delete-block-hunk
+hunk ::= body-hunk | delete-hunk
 body-hunk ::= body-header emit-op+
-delete-hunk ::= "delete " header-range "\n"
-delete-block-hunk ::= "delete block " lid "\n"
-body-header ::= (replace-anchor | replace-block-anchor | insert-anchor) "\n"
-replace-anchor ::= "replace " header-range ":"
-replace-block-anchor ::= "replace block " lid ":"
+delete-hunk ::= "delete " (header-range | block-ref) lf
+body-header ::= (replace-anchor | insert-anchor) lf
+replace-anchor ::= "replace " (header-range | block-ref) ":"
 insert-anchor ::= "insert " insert-pos ":"
 insert-pos ::= "before " lid | "after " lid | "head" | "tail"
-emit-op ::= "+" [^\n]* "\n"
+block-ref ::= "block " lid
+emit-op ::= "+" [^\r\n]* lf
 header-range ::= lid ".." lid
-lid ::= [1-9] [0-9]*
+lid ::= [1-9] [0-9]{0,18}
+lf ::= "\n"
 "##;
 
 fn hash_json_schema() -> serde_json::Value {
@@ -104,7 +123,7 @@ fn hash_json_schema() -> serde_json::Value {
                                 "lines": {"type": "array", "items": {"type": "string"}}}},
                 {"type": "object", "additionalProperties": false, "required": ["op", "lines"],
                  "properties": {"op": {"enum": ["append", "prepend"]}, "pos": anchor,
-                                "lines": {"type": "array", "items": {"type": "string"}}}}
+                                "lines": {"type": "array", "minItems": 1, "items": {"type": "string"}}}}
             ]}}
         }
     })
@@ -123,13 +142,18 @@ fn lineid_json_schema() -> serde_json::Value {
             "delete": {"type": "boolean"},
             "rename": {"type": "string", "minLength": 1},
             "allowSyntaxErrors": {"type": "boolean", "description": "let the edit land even if it adds a syntax error"},
-            "edits": {"type": "array", "items": {
-                "type": "object", "additionalProperties": false, "required": ["op", "lines"],
-                "properties": {
-                    "op": {"enum": ["replace", "append", "prepend"]},
-                    "pos": anchor, "end": anchor,
+            "edits": {"type": "array", "items": {"oneOf": [
+                {"type": "object", "additionalProperties": false, "required": ["op", "pos", "lines"],
+                 "properties": {
+                    "op": {"const": "replace"}, "pos": anchor, "end": anchor,
                     "lines": {"oneOf": [{"type": "array", "items": {"type": "string"}}, {"type": "string"}, {"type": "null"}]}
-                }}}
+                 }},
+                {"type": "object", "additionalProperties": false, "required": ["op", "lines"],
+                 "properties": {
+                    "op": {"enum": ["append", "prepend"]}, "pos": anchor,
+                    "lines": {"oneOf": [{"type": "array", "minItems": 1, "items": {"type": "string"}}, {"type": "string"}]}
+                 }}
+            ]}}
         }
     })
 }
@@ -165,8 +189,9 @@ mod tests {
         assert!(
             grammar(Dialect::Hashline, GrammarFormat::Lark).is_ok_and(|g| g.contains("emit_op"))
         );
-        assert!(grammar(Dialect::Hashline, GrammarFormat::Gbnf)
-            .is_ok_and(|g| g.starts_with("root ::=")));
+        assert!(
+            grammar(Dialect::Hashline, GrammarFormat::Gbnf).is_ok_and(|g| g.contains("\nroot ::="))
+        );
         assert!(grammar(Dialect::HashJson, GrammarFormat::JsonSchema)
             .is_ok_and(|g| g.contains("returnMode")));
         assert!(grammar(Dialect::LineidJson, GrammarFormat::JsonSchema)

@@ -39,6 +39,7 @@ pub mod grammar;
 pub mod mcp;
 mod read_range;
 mod session;
+mod state;
 mod undo;
 
 pub use ast_edit::{
@@ -49,7 +50,12 @@ pub use dialect::{Anchors, Dialect};
 pub use engine::{EditOptions, Engine, EngineConfig, Error, ReadOptions, StateConfig};
 pub use hashline_apply::{FileOp, FileReport, Outcome};
 pub use hashline_core::ErrorCode;
+pub use hashline_state::PruneRule;
 pub use session::{Response, Session};
+pub use state::{
+    auto_prune_rule, parse_age, parse_bytes, DatabaseReport, SessionReport, StateAction,
+    StateOutcome, DEFAULT_MAX_AGE, DEFAULT_MAX_BYTES,
+};
 
 /// A terminal diagnostic for a hashline patch that does not parse: the first parse error,
 /// pointing into the patch (or into the section body it occurs in). `None` when it parses.

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::{
     Anchors, AstEditOptions, Dialect, EditOptions, Engine, EngineConfig, Error, Outcome,
-    ReadOptions, ResolveAction, Rule,
+    ReadOptions, ResolveAction, Rule, StateAction,
 };
 
 /// One answered command.
@@ -146,6 +146,12 @@ impl Session {
     /// `resolve`: apply, discard or list the queued previews.
     pub fn resolve(&self, action: ResolveAction) -> Response {
         let result = self.engine.resolve(action);
+        Response::new(result.outcome.clone(), &result)
+    }
+
+    /// `state`: list the sessions of the state database, or prune them.
+    pub fn state(&self, action: StateAction) -> Response {
+        let result = self.engine.state(action);
         Response::new(result.outcome.clone(), &result)
     }
 }

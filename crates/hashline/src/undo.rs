@@ -103,7 +103,7 @@ impl Engine {
 }
 
 /// `42s ago`, `5m ago`, `3h ago`, `2d ago`.
-fn age(secs: u64) -> String {
+pub(crate) fn age(secs: u64) -> String {
     match secs {
         0..60 => format!("{secs}s ago"),
         60..3600 => format!("{}m ago", secs / 60),

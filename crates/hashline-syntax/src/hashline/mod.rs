@@ -7,11 +7,12 @@
 //!
 //! Inside: `lexer` (logos) classifies body lines and lexes op headers, `op_header`
 //! (chumsky) parses the op grammar, `body` is the seed's state machine, `header` the
-//! `¶PATH#TAG` rules, `contamination` the refusals of other patch formats, and [`messages`]
+//! `¶PATH#TAG` rules, `canonical` the strict spelling `hashline grammar` describes, `contamination` the refusals of other patch formats, and [`messages`]
 //! every seed string of the language.
 
 mod ast;
 mod body;
+mod canonical;
 mod contamination;
 mod diagnostic;
 mod header;
@@ -24,5 +25,6 @@ mod split;
 
 pub use ast::*;
 pub use body::parse_body;
+pub use canonical::{canonical, canonical_path};
 pub use diagnostic::diagnostic;
 pub use split::split_sections;

@@ -94,7 +94,8 @@ impl Engine {
         } else {
             None
         };
-        let mut warnings = Vec::new();
+        // The preview's own warnings (`[W_GRAMMAR_GAP]`) first, then the session's.
+        let mut warnings = preview.warnings.clone();
         let files = preview
             .files
             .iter()

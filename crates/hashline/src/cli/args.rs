@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{ArgGroup, Parser, Subcommand};
 use hashline::grammar::GrammarFormat;
 use hashline::{Anchors, AstEditOptions, Dialect, PreviewId};
 
@@ -132,6 +132,15 @@ pub enum Command {
         #[arg(long, conflicts_with = "id")]
         list: bool,
     },
+    /// List the sessions of the state directory (rows, size, last use) or prune them. Calls
+    /// prune automatically, at most once an hour: sessions unused for HASHLINE_STATE_MAX_AGE
+    /// (default 30d), then the least recently used beyond HASHLINE_STATE_MAX_BYTES (default
+    /// 256MiB); `off` turns a bound off. The current session is never pruned.
+    State {
+        /// list (the default) or prune.
+        #[command(subcommand)]
+        action: Option<StateCommand>,
+    },
     /// Finish or undo edits a killed process left half done (every call also does this first)
     /// and remove their temp files; prints what was done.
     Recover,
@@ -144,6 +153,14 @@ pub enum Command {
         dialect: Dialect,
     },
     /// Print a grammar for constrained decoding.
+    ///
+    /// `--format lark` (llguidance, Python's lark) or `gbnf` (llama.cpp) for the hashline
+    /// language, `json-schema` for hash-json and lineid-json. The hashline grammars describe the
+    /// canonical form of a patch: `*** Begin Patch` and `*** End Patch` around it, `¶PATH#TAG`
+    /// headers with an upper-case 4-hex tag (a path that starts or ends with white space or
+    /// holds a quote is written in "…" or '…'), ranges as `A..B`, a colon after every
+    /// `replace`/`insert` header, every row as `+ROW`, lines ending in `\n`. Every patch the
+    /// engine accepts can be written this way; the engine also reads the lenient spellings.
     Grammar {
         /// lark, gbnf or json-schema.
         #[arg(long, default_value = "lark", value_parser = parse_format)]
@@ -151,6 +168,27 @@ pub enum Command {
         /// hashline, hash-json or lineid-json.
         #[arg(long, default_value = "hashline", value_parser = parse_dialect)]
         dialect: Dialect,
+    },
+}
+
+/// The verbs of `state`.
+#[derive(Debug, Subcommand)]
+pub enum StateCommand {
+    /// Every session: name, size of its rows, last use, rows; then the totals.
+    List,
+    /// Remove sessions (snapshots, undo history, queued previews) and compact the database.
+    #[command(group(ArgGroup::new("bound").required(true).multiple(true).args(["older_than", "max_size"])))]
+    Prune {
+        /// Remove sessions last used longer ago than this (`7d`, `12h`, `90m`, `2w`).
+        #[arg(long, value_parser = hashline::parse_age)]
+        older_than: Option<std::time::Duration>,
+        /// Then remove the least recently used sessions until the rest hold at most this much
+        /// (`100MB`, `1GiB`, `500k`).
+        #[arg(long, value_parser = hashline::parse_bytes)]
+        max_size: Option<u64>,
+        /// Say which sessions would go; remove nothing.
+        #[arg(long)]
+        dry_run: bool,
     },
 }
 

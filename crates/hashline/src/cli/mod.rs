@@ -13,7 +13,7 @@ use hashline::{
     AstEditOptions, EditOptions, EngineConfig, ReadOptions, ResolveAction, Rule, Session,
 };
 
-use args::{Cli, Command, ResolveCommand};
+use args::{Cli, Command, ResolveCommand, StateCommand};
 
 /// Run the CLI with the process's arguments.
 pub fn main() -> ExitCode {
@@ -154,6 +154,21 @@ pub fn main() -> ExitCode {
         }
         Command::Undo { id, .. } => hashline::Response::from_outcome(session.engine().undo(*id)),
         Command::Recover => hashline::Response::from_outcome(session.engine().recover()),
+        Command::State { action } => session.state(match action {
+            None | Some(StateCommand::List) => hashline::StateAction::List,
+            Some(StateCommand::Prune {
+                older_than,
+                max_size,
+                dry_run,
+            }) => hashline::StateAction::Prune {
+                rule: hashline::PruneRule {
+                    older_than_ms: older_than
+                        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+                    max_bytes: *max_size,
+                },
+                dry_run: *dry_run,
+            },
+        }),
         Command::Grammar { .. } | Command::Mcp { .. } => return ExitCode::SUCCESS,
     };
     output::print(&response, cli.json)

@@ -25,6 +25,18 @@ impl Run {
 
 /// Run `hashline --root ROOT --state STATE ARGS…` with `stdin`.
 pub fn hashline(root: &Path, state: &Path, args: &[&str], stdin: &[u8]) -> Run {
+    hashline_env(root, state, args, stdin, &[])
+}
+
+/// [`hashline`] with environment variables set (`HASHLINE_SESSION` and the state bounds are
+/// removed first, so the caller's environment does not leak in).
+pub fn hashline_env(
+    root: &Path,
+    state: &Path,
+    args: &[&str],
+    stdin: &[u8],
+    env: &[(&str, &str)],
+) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hashline"))
         .arg("--root")
         .arg(root)
@@ -32,6 +44,9 @@ pub fn hashline(root: &Path, state: &Path, args: &[&str], stdin: &[u8]) -> Run {
         .arg(state)
         .args(args)
         .env_remove("HASHLINE_SESSION")
+        .env_remove("HASHLINE_STATE_MAX_AGE")
+        .env_remove("HASHLINE_STATE_MAX_BYTES")
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

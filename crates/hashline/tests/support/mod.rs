@@ -4,5 +4,6 @@
 pub mod cli;
 pub mod corpus;
 pub mod mcp;
+pub mod python;
 pub mod sandbox;
 pub mod tree;
