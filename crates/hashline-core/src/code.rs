@@ -148,6 +148,10 @@ pub enum ErrorCode {
     /// `undo` refused: a file the call changed has changed since.
     #[serde(rename = "E_UNDO_CHANGED")]
     UndoChanged,
+    /// The command needs a directory on disk (`ast-edit`, `undo`, `recover`), and the session
+    /// runs over another file system (an embedder's in-memory or own `Disk`).
+    #[serde(rename = "E_NEEDS_DIRECTORY")]
+    NeedsDirectory,
 }
 
 impl ErrorCode {
@@ -196,6 +200,7 @@ impl ErrorCode {
         ErrorCode::AmbiguousContext,
         ErrorCode::UndoUnknown,
         ErrorCode::UndoChanged,
+        ErrorCode::NeedsDirectory,
     ];
 
     /// The code as printed: `E_STALE_ANCHOR`, ….
@@ -245,6 +250,7 @@ impl ErrorCode {
             AmbiguousContext => "E_AMBIGUOUS_CONTEXT",
             UndoUnknown => "E_UNDO_UNKNOWN",
             UndoChanged => "E_UNDO_CHANGED",
+            NeedsDirectory => "E_NEEDS_DIRECTORY",
         }
     }
 }
@@ -322,9 +328,10 @@ mod tests {
                 AmbiguousContext => 40,
                 UndoUnknown => 41,
                 UndoChanged => 42,
+                NeedsDirectory => 43,
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 43);
+        assert_eq!(ErrorCode::ALL.len(), 44);
         for (i, code) in ErrorCode::ALL.iter().enumerate() {
             assert_eq!(position(*code), i, "{code} out of place in ALL");
         }

@@ -1,16 +1,23 @@
-//! [`Session`]: the one place the command line and the MCP server run a command.
+//! [`Session`]: the object an agent holds for a whole session, and the one place the command
+//! line and the MCP server run a command.
 //!
 //! Both front ends hand a [`Session`] the arguments they parsed and present the [`Response`]
 //! it returns: the CLI prints `outcome.text` (or `report` with `--json`) and picks the exit
 //! code, the MCP server returns `outcome.text` as the tool result's text and `report` as its
 //! structured content. Whatever one front end shows for a call, the other shows for the same
-//! call.
+//! call. An embedder does the same with its own transport, over a directory
+//! ([`Session::open`]) or any [`Disk`] ([`Session::with_disk`], e.g. a [`MemoryDisk`]).
+//!
+//! [`MemoryDisk`]: hashline_apply::MemoryDisk
 
+use std::sync::Arc;
+
+use hashline_apply::Disk;
 use serde::Serialize;
 
 use crate::{
-    Anchors, AstEditOptions, Dialect, EditOptions, Engine, EngineConfig, Error, Outcome,
-    ReadOptions, ResolveAction, Rule,
+    Anchors, AstEditOptions, Dialect, EditOptions, Engine, EngineConfig, Error, ErrorCode, Outcome,
+    ReadOptions, ResolveAction, Rule, StateConfig,
 };
 
 /// One answered command.
@@ -79,18 +86,30 @@ fn with_undo(outcome: Outcome, undo: Option<u64>) -> Response {
     Response { outcome, json }
 }
 
-/// A session over one root: `read`, `edit`, `write`, `ast_edit`, `resolve`, each returning a
-/// [`Response`]. `Send + Sync`; the state is the [`Engine`]'s store, so two sessions (or a
-/// session and a CLI call) with the same state directory and session name see the same
-/// snapshots.
+/// A session over one tree: `read`, `edit`, `write`, `ast_edit`, `resolve` (and `undo`,
+/// `recover`), each returning a [`Response`].
+///
+/// `Send + Sync`: share it behind an [`Arc`] between threads or async tasks (run its calls on
+/// a blocking thread, e.g. `tokio::task::spawn_blocking`: they read and write files). Calls
+/// on different files run in parallel; on one file they serialize on its lock (a directory)
+/// or see each other's results (any [`Disk`]: a write checks the content it read). The state
+/// is the [`Engine`]'s store, so two sessions (or a session and a CLI call) with the same
+/// state directory and session name see the same snapshots.
 pub struct Session {
     engine: Engine,
 }
 
 impl Session {
-    /// Open the root and the session store.
+    /// Open the root directory and the session store.
     pub fn open(config: EngineConfig) -> Result<Session, Error> {
         Engine::open(config).map(Session::new)
+    }
+
+    /// A session over `disk` (a [`hashline_apply::MemoryDisk`], or the embedder's own file
+    /// system) with its snapshots in `state`. Every command but `ast_edit`, `undo` and
+    /// `recover` (which need a directory: `E_NEEDS_DIRECTORY`) runs on it as on a directory.
+    pub fn with_disk(disk: Arc<dyn Disk>, state: &StateConfig) -> Result<Session, Error> {
+        Engine::with_disk(disk, state).map(Session::new)
     }
 
     /// A session over an opened engine.
@@ -122,6 +141,23 @@ impl Session {
         with_undo(outcome, self.engine.last_undo())
     }
 
+    /// [`Session::edit`] of input given as bytes (a file or standard input): a patch that is
+    /// not UTF-8 is refused as the dialect's seed refuses it (`E_PARSE`).
+    pub fn edit_bytes(&self, input: &[u8], dialect: Dialect, options: &EditOptions) -> Response {
+        match std::str::from_utf8(input) {
+            Ok(text) => self.edit(text, dialect, options),
+            Err(_) => {
+                let text = if dialect == Dialect::ApplyPatch {
+                    // Codex's refusal of a patch that is not UTF-8.
+                    "Error: apply_patch requires a UTF-8 PATCH argument."
+                } else {
+                    "The patch is not valid UTF-8 text: send it as UTF-8. Nothing was written."
+                };
+                Response::from_outcome(Outcome::refused(ErrorCode::Parse, text))
+            }
+        }
+    }
+
     /// `write PATH`: create or replace the file with `content`, then show its anchors.
     pub fn write(&self, path: &str, content: &[u8], anchors: Anchors) -> Response {
         let outcome = self.engine.write(path, content, anchors);
@@ -147,6 +183,21 @@ impl Session {
     pub fn resolve(&self, action: ResolveAction) -> Response {
         let result = self.engine.resolve(action);
         Response::new(result.outcome.clone(), &result)
+    }
+
+    /// `undo [ID]`: put back the files of call `id` (`None`: this session's newest).
+    pub fn undo(&self, id: Option<u64>) -> Response {
+        Response::from_outcome(self.engine.undo(id))
+    }
+
+    /// `undo --list`: the undoable calls of this root.
+    pub fn undo_list(&self) -> Response {
+        Response::from_outcome(self.engine.undo_list())
+    }
+
+    /// `recover`: finish or undo the transactions killed processes left behind.
+    pub fn recover(&self) -> Response {
+        Response::from_outcome(self.engine.recover())
     }
 }
 

@@ -76,6 +76,12 @@ impl Engine {
         options: &AstEditOptions,
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> AstEditOutcome {
+        if let Err(refusal) = self.needs_directory("ast_edit") {
+            return AstEditOutcome {
+                outcome: refusal,
+                preview: None,
+            };
+        }
         let mut request = RewriteRequest::new(self.root(), rules, paths);
         request.lang = options.lang.clone();
         request.max_files = options.max_files.max(1);
@@ -105,7 +111,7 @@ impl Engine {
                 // The store keeps MAX_PATHS paths: recording more would only evict these.
                 if n < MAX_PATHS {
                     let recorded = self
-                        .ws
+                        .disk()
                         .resolve(&f.abs.to_string_lossy())
                         .map_err(|e| e.to_string())
                         .and_then(|t| {
@@ -142,7 +148,7 @@ impl Engine {
     pub fn resolve(&self, action: ResolveAction) -> ResolveOutcome {
         let result = self.queue().and_then(|queue| match &action {
             ResolveAction::Apply { id, only } => queue
-                .apply(&self.ws, *id, only.as_deref())
+                .apply(self.disk(), *id, only.as_deref())
                 .map(|applied| self.applied(applied)),
             // Nothing queued is a refusal for `discard` as for `apply` (E_NO_PREVIEW, exit 1).
             ResolveAction::Discard { id: None } if queue.list()?.is_empty() => {

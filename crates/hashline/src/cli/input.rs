@@ -15,14 +15,3 @@ pub fn read_bytes(file: Option<&str>) -> std::io::Result<Vec<u8>> {
         }
     }
 }
-
-/// The text of `file` or standard input; invalid UTF-8 is an error (a patch is text).
-pub fn read_text(file: Option<&str>) -> std::io::Result<String> {
-    let bytes = read_bytes(file)?;
-    String::from_utf8(bytes).map_err(|_| {
-        std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            "the patch is not valid UTF-8 text",
-        )
-    })
-}

@@ -67,27 +67,17 @@ pub fn main() -> ExitCode {
             dry_run,
             allow_syntax_errors,
             file,
-        } => match input::read_text(file.as_deref()) {
-            Ok(text) => {
+        } => match input::read_bytes(file.as_deref()) {
+            Ok(bytes) => {
                 let options = EditOptions {
                     dry_run: *dry_run,
                     allow_syntax_errors: *allow_syntax_errors,
                     max_file_mb: *max_file_mb,
                     overwrite: *overwrite,
                 };
-                let response = session.edit(&text, *dialect, &options);
-                output::explain_parse_error(&response.outcome, &text);
+                let response = session.edit_bytes(&bytes, *dialect, &options);
+                output::explain_parse_error(&response.outcome, &bytes);
                 response
-            }
-            Err(e)
-                if *dialect == hashline::Dialect::ApplyPatch
-                    && e.kind() == std::io::ErrorKind::InvalidData =>
-            {
-                // Codex's refusal of a patch that is not UTF-8.
-                hashline::Response::from_outcome(hashline::Outcome::refused(
-                    hashline::ErrorCode::Parse,
-                    "Error: apply_patch requires a UTF-8 PATCH argument.",
-                ))
             }
             Err(e) => {
                 eprintln!("hashline: {e}");
@@ -149,11 +139,9 @@ pub fn main() -> ExitCode {
             };
             session.resolve(action)
         }
-        Command::Undo { list: true, .. } => {
-            hashline::Response::from_outcome(session.engine().undo_list())
-        }
-        Command::Undo { id, .. } => hashline::Response::from_outcome(session.engine().undo(*id)),
-        Command::Recover => hashline::Response::from_outcome(session.engine().recover()),
+        Command::Undo { list: true, .. } => session.undo_list(),
+        Command::Undo { id, .. } => session.undo(*id),
+        Command::Recover => session.recover(),
         Command::Grammar { .. } | Command::Mcp { .. } => return ExitCode::SUCCESS,
     };
     output::print(&response, cli.json)

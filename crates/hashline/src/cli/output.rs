@@ -40,11 +40,14 @@ fn write_text(out: &mut impl Write, text: &str) -> std::io::Result<()> {
 
 /// When a hashline patch is refused for its syntax and standard error is a terminal, show a
 /// diagnostic pointing into the patch there (stdout keeps the model-facing text).
-pub fn explain_parse_error(outcome: &Outcome, patch: &str) {
+pub fn explain_parse_error(outcome: &Outcome, patch: &[u8]) {
     if outcome.code != Some(ErrorCode::Parse) || !std::io::stderr().is_terminal() {
         return;
     }
-    if let Some(report) = hashline::parse_diagnostic(patch) {
-        eprintln!("{report:?}");
+    let Ok(patch) = std::str::from_utf8(patch) else {
+        return;
+    };
+    if let Some(diagnostic) = hashline::parse_diagnostic(patch) {
+        eprintln!("{:?}", miette::Report::new(diagnostic));
     }
 }
