@@ -213,6 +213,25 @@ mod tests {
     }
 
     #[test]
+    fn a_patch_that_is_not_utf8_is_refused_in_each_dialects_words() {
+        let disk = Arc::new(hashline_apply::MemoryDisk::with_files([("a.txt", "x\n")]));
+        let session = Session::with_disk(disk.clone(), &StateConfig::Memory).expect("session");
+        let bytes = b"\xff\xfe not text";
+        let options = EditOptions::default();
+        let refused = session.edit_bytes(bytes, Dialect::ApplyPatch, &options);
+        assert_eq!(refused.outcome.code, Some(ErrorCode::Parse));
+        assert_eq!(
+            refused.outcome.text,
+            "Error: apply_patch requires a UTF-8 PATCH argument."
+        );
+        let refused = session.edit_bytes(bytes, Dialect::Auto, &options);
+        assert_eq!(refused.outcome.code, Some(ErrorCode::Parse));
+        assert!(refused.outcome.text.contains("not valid UTF-8"));
+        assert_eq!(refused.report()["code"], "E_PARSE");
+        assert_eq!(disk.get("a.txt").as_deref(), Some(&b"x\n"[..]));
+    }
+
+    #[test]
     fn dry_run_shows_the_diff_and_writes_nothing() {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::write(dir.path().join("a.txt"), "one\ntwo\n").expect("write");
