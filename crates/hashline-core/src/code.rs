@@ -152,6 +152,10 @@ pub enum ErrorCode {
     /// runs over another file system (an embedder's in-memory or own `Disk`).
     #[serde(rename = "E_NEEDS_DIRECTORY")]
     NeedsDirectory,
+    /// The command line is not valid (an unknown flag or command, a missing or malformed
+    /// argument); the CLI exits 2.
+    #[serde(rename = "E_USAGE")]
+    Usage,
 }
 
 impl ErrorCode {
@@ -201,6 +205,7 @@ impl ErrorCode {
         ErrorCode::UndoUnknown,
         ErrorCode::UndoChanged,
         ErrorCode::NeedsDirectory,
+        ErrorCode::Usage,
     ];
 
     /// The code as printed: `E_STALE_ANCHOR`, ….
@@ -251,6 +256,7 @@ impl ErrorCode {
             UndoUnknown => "E_UNDO_UNKNOWN",
             UndoChanged => "E_UNDO_CHANGED",
             NeedsDirectory => "E_NEEDS_DIRECTORY",
+            Usage => "E_USAGE",
         }
     }
 }
@@ -329,9 +335,10 @@ mod tests {
                 UndoUnknown => 41,
                 UndoChanged => 42,
                 NeedsDirectory => 43,
+                Usage => 44,
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 44);
+        assert_eq!(ErrorCode::ALL.len(), 45);
         for (i, code) in ErrorCode::ALL.iter().enumerate() {
             assert_eq!(position(*code), i, "{code} out of place in ALL");
         }

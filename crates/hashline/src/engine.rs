@@ -80,6 +80,17 @@ pub enum Error {
     State(#[from] StoreError),
 }
 
+impl Error {
+    /// The code a front end reports it with: `E_USAGE` for a root that cannot be used (the
+    /// caller named it), `E_IO` for a state store that cannot be opened.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            Error::Root { .. } => ErrorCode::Usage,
+            Error::State(_) => ErrorCode::Io,
+        }
+    }
+}
+
 /// Options of [`Engine::read`].
 #[derive(Debug, Clone, Default)]
 pub struct ReadOptions {

@@ -73,4 +73,4 @@ pub use engine::{EditOptions, Engine, EngineConfig, Error, ReadOptions, StateCon
 pub use hashline_apply::fs::{FsError, LockGuard, Target};
 pub use hashline_apply::{Change, Disk, Entry, FileOp, FileReport, MemoryDisk, Outcome};
 pub use hashline_core::ErrorCode;
-pub use session::{Response, Session};
+pub use session::{Response, Session, JSON_SCHEMA_VERSION};

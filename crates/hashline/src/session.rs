@@ -33,7 +33,7 @@ pub struct Response {
 
 impl Response {
     /// A response whose `--json` object is `report` (a superset of `outcome`'s fields).
-    fn new(outcome: Outcome, report: &impl Serialize) -> Response {
+    pub(crate) fn new(outcome: Outcome, report: &impl Serialize) -> Response {
         let json = serialize(&outcome, report);
         Response { outcome, json }
     }
@@ -50,10 +50,29 @@ impl Response {
     }
 }
 
-/// `report` as JSON text; should it not serialize, the [`Outcome`] fields and a warning saying so.
+/// The version of the `--json` objects' shape: `schema_version` of every object the CLI
+/// prints and every MCP structured result (`docs/JSON.md`). A field added keeps it; a field
+/// removed, renamed or retyped raises it.
+pub const JSON_SCHEMA_VERSION: u32 = 1;
+
+/// `report` with `schema_version` in front.
+#[derive(Serialize)]
+struct Versioned<'a, T: Serialize> {
+    schema_version: u32,
+    #[serde(flatten)]
+    report: &'a T,
+}
+
+/// `report` as JSON text, `schema_version` first; should it not serialize, the [`Outcome`]
+/// fields and a warning saying so.
 fn serialize(outcome: &Outcome, report: &impl Serialize) -> String {
-    serde_json::to_string(report).unwrap_or_else(|e| {
+    let versioned = Versioned {
+        schema_version: JSON_SCHEMA_VERSION,
+        report,
+    };
+    serde_json::to_string(&versioned).unwrap_or_else(|e| {
         serde_json::json!({
+            "schema_version": JSON_SCHEMA_VERSION,
             "ok": outcome.ok,
             "code": outcome.code,
             "text": outcome.text,

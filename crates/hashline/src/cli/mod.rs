@@ -10,33 +10,24 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use hashline::{
-    AstEditOptions, EditOptions, EngineConfig, ReadOptions, ResolveAction, Rule, Session,
+    AstEditOptions, EditOptions, EngineConfig, ErrorCode, ReadOptions, ResolveAction, Rule, Session,
 };
 
 use args::{Cli, Command, ResolveCommand};
 
 /// Run the CLI with the process's arguments.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return output::usage(e, args::json_requested()),
+    };
     if let Command::Grammar { format, dialect } = &cli.command {
-        return match hashline::grammar::grammar(*dialect, *format) {
-            Ok(g) => {
-                print!("{g}");
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("hashline: {e}");
-                ExitCode::from(2)
-            }
-        };
+        return output::print(&hashline::grammar::response(*dialect, *format), cli.json);
     }
     let config = EngineConfig::persistent(cli.root_dir(), cli.state_dir(), cli.session_name());
     let session = match Session::open(config) {
         Ok(session) => session,
-        Err(e) => {
-            eprintln!("hashline: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return output::failure(e.code(), e.to_string(), cli.json),
     };
     if let Some(report) = session.engine().recovered() {
         if !matches!(cli.command, Command::Recover) {
@@ -79,10 +70,7 @@ pub fn main() -> ExitCode {
                 output::explain_parse_error(&response.outcome, &bytes);
                 response
             }
-            Err(e) => {
-                eprintln!("hashline: {e}");
-                return ExitCode::from(2);
-            }
+            Err(e) => return output::failure(e.code, e.message, cli.json),
         },
         Command::Write {
             path,
@@ -90,10 +78,7 @@ pub fn main() -> ExitCode {
             anchors,
         } => match input::read_bytes(file.as_deref()) {
             Ok(bytes) => session.write(path, &bytes, *anchors),
-            Err(e) => {
-                eprintln!("hashline: {e}");
-                return ExitCode::from(2);
-            }
+            Err(e) => return output::failure(e.code, e.message, cli.json),
         },
         Command::AstEdit {
             pat,
@@ -106,12 +91,12 @@ pub fn main() -> ExitCode {
             paths,
         } => {
             if pat.len() != out.len() {
-                eprintln!(
-                    "hashline: ast-edit needs one --out per --pat (got {} --pat and {} --out); use --out '' to delete matches",
+                let why = format!(
+                    "ast-edit needs one --out per --pat (got {} --pat and {} --out); use --out '' to delete matches",
                     pat.len(),
                     out.len()
                 );
-                return ExitCode::from(2);
+                return output::failure(ErrorCode::Usage, why, cli.json);
             }
             let rules = pat.iter().zip(out).map(|(p, o)| Rule::new(p, o)).collect();
             let options = AstEditOptions {
