@@ -148,7 +148,7 @@ pub enum ErrorCode {
     /// `undo` refused: a file the call changed has changed since.
     #[serde(rename = "E_UNDO_CHANGED")]
     UndoChanged,
-    /// The command needs a directory on disk (`ast-edit`, `undo`, `recover`), and the session
+    /// The command needs a directory on disk (`undo`, `recover`), and the session
     /// runs over another file system (an embedder's in-memory or own `Disk`).
     #[serde(rename = "E_NEEDS_DIRECTORY")]
     NeedsDirectory,

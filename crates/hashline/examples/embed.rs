@@ -3,8 +3,8 @@
 //! 1. Over an in-memory tree ([`MemoryDisk`]): read a file, edit it with the anchors the read
 //!    returned, then see an edit against a version someone else changed refused with fresh
 //!    anchors. Nothing touches the disk.
-//! 2. Over a directory (a temporary one): a structural rewrite previewed by `ast_edit`, then
-//!    applied by `resolve` (ast_edit walks a real directory, as ripgrep does).
+//! 2. A structural rewrite previewed by `ast_edit`, then applied by `resolve`, over an
+//!    in-memory tree as well (`Session::open` on a directory walks it as ripgrep does).
 //!
 //! Run it with `cargo run -p hashline --example embed`; `cargo test` runs it too.
 
@@ -12,8 +12,8 @@ use std::error::Error;
 use std::sync::Arc;
 
 use hashline::{
-    AstEditOptions, Dialect, EditOptions, EngineConfig, ErrorCode, MemoryDisk, ReadOptions,
-    ResolveAction, Rule, Session, StateConfig,
+    AstEditOptions, Dialect, EditOptions, ErrorCode, MemoryDisk, ReadOptions, ResolveAction, Rule,
+    Session, StateConfig,
 };
 
 fn main() -> Result<(), Box<dyn Error>> {
@@ -64,22 +64,25 @@ fn in_memory() -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-/// `ast_edit` previews and queues; `resolve` applies the preview (over a directory).
+/// `ast_edit` previews and queues; `resolve` applies the preview (over an in-memory tree too:
+/// the walk and the reads go through the `Disk`).
 fn structural_rewrite() -> Result<(), Box<dyn Error>> {
-    let dir = tempfile::tempdir()?;
-    std::fs::write(
-        dir.path().join("app.js"),
+    let tree = Arc::new(MemoryDisk::with_files([(
+        "app.js",
         "console.log(\"start\");\nrun();\nconsole.log(\"done\");\n",
-    )?;
-    let session = Session::open(EngineConfig::in_memory(dir.path()))?;
+    )]));
+    let session = Session::with_disk(tree.clone(), &StateConfig::Memory)?;
 
     let rules = vec![Rule::new("console.log($A)", "logger.info($A)")];
     let options = AstEditOptions::default();
     let preview = session.ast_edit(rules, vec![".".into()], &options, &|_, _| {});
     println!("--- ast_edit preview\n{}", preview.outcome.text);
     assert!(preview.outcome.ok);
-    let before = std::fs::read_to_string(dir.path().join("app.js"))?;
-    assert!(before.contains("console.log"), "a preview writes nothing");
+    let before = tree.get("app.js").ok_or("app.js")?;
+    assert!(
+        String::from_utf8(before)?.contains("console.log"),
+        "a preview writes nothing"
+    );
 
     let applied = session.resolve(ResolveAction::Apply {
         id: None,
@@ -87,7 +90,7 @@ fn structural_rewrite() -> Result<(), Box<dyn Error>> {
     });
     println!("--- resolve apply\n{}", applied.outcome.text);
     assert!(applied.outcome.ok);
-    let after = std::fs::read_to_string(dir.path().join("app.js"))?;
+    let after = String::from_utf8(tree.get("app.js").ok_or("app.js")?)?;
     assert_eq!(
         after,
         "logger.info(\"start\");\nrun();\nlogger.info(\"done\");\n"

@@ -171,9 +171,9 @@ impl Engine {
     }
 
     /// An engine over `disk` (an in-memory tree, or the embedder's own file system) with its
-    /// snapshots in `state`. `read`, `edit`, `write` and `resolve` run on it as on a directory;
-    /// `ast_edit`, `undo` and `recover` need a directory and are refused
-    /// (`E_NEEDS_DIRECTORY`). A persistent `state` keeps the snapshots and the preview queue
+    /// snapshots in `state`. `read`, `edit`, `write`, `ast_edit` (walking and reading through
+    /// the disk) and `resolve` run on it as on a directory; `undo` and `recover` need a
+    /// directory and are refused (`E_NEEDS_DIRECTORY`). A persistent `state` keeps the snapshots and the preview queue
     /// in its database; locks, the journal and the undo log are the disk's business.
     pub fn with_disk(disk: Arc<dyn Disk>, state: &StateConfig) -> Result<Engine, Error> {
         let (store, sqlite): (Arc<dyn SnapshotStore>, _) = match state {

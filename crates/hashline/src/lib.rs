@@ -41,8 +41,8 @@
 //! # Ok::<(), hashline::Error>(())
 //! ```
 //!
-//! Structural rewrites go through a queue over a directory: [`Session::ast_edit`] previews and
-//! queues, [`Session::resolve`] applies (after checking that no previewed file changed),
+//! Structural rewrites go through a queue (over a directory or any [`Disk`]):
+//! [`Session::ast_edit`] previews and queues, [`Session::resolve`] applies (after checking that no previewed file changed),
 //! discards or lists (see `examples/embed.rs`). [`Engine`] is the same API returning bare
 //! [`Outcome`]s. The CLI and the MCP server ([`mcp`], `hashline mcp`) are thin layers over
 //! [`Session`].

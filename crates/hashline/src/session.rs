@@ -125,8 +125,10 @@ impl Session {
     }
 
     /// A session over `disk` (a [`hashline_apply::MemoryDisk`], or the embedder's own file
-    /// system) with its snapshots in `state`. Every command but `ast_edit`, `undo` and
-    /// `recover` (which need a directory: `E_NEEDS_DIRECTORY`) runs on it as on a directory.
+    /// system) with its snapshots in `state`. Every command but `undo` and `recover` (which need
+    /// a directory: `E_NEEDS_DIRECTORY`) runs on it as on a directory; `ast_edit` walks and
+    /// reads the disk (hidden files, `.git` and `node_modules` skipped; ignore files are only
+    /// read in a directory on disk).
     pub fn with_disk(disk: Arc<dyn Disk>, state: &StateConfig) -> Result<Session, Error> {
         Engine::with_disk(disk, state).map(Session::new)
     }

@@ -130,29 +130,93 @@ fn every_json_dialect_and_str_replace_run_in_memory() {
 }
 
 #[test]
-fn write_works_and_directory_commands_are_refused_in_memory() {
+fn write_works_and_undo_is_refused_in_memory() {
     let (session, disk) = session(&[]);
     let written = session.write("n/new.txt", b"hello\n", Anchors::Tag);
     assert!(written.outcome.ok, "{}", written.outcome.text);
     assert!(written.outcome.text.starts_with("¶n/new.txt#"));
     assert_eq!(text(&disk, "n/new.txt"), "hello\n");
-
-    let rules = vec![hashline::Rule::new("foo($A)", "bar($A)")];
-    let ast = session.ast_edit(
-        rules,
-        vec![".".into()],
-        &hashline::AstEditOptions::default(),
-        &|_, _| {},
-    );
-    assert_eq!(ast.outcome.code, Some(ErrorCode::NeedsDirectory));
-    assert_eq!(ast.report()["code"], "E_NEEDS_DIRECTORY");
     assert_eq!(
         session.undo(None).outcome.code,
         Some(ErrorCode::NeedsDirectory)
     );
+    assert_eq!(session.recover().report()["code"], "E_NEEDS_DIRECTORY");
     let listed = session.resolve(ResolveAction::List);
     assert!(listed.outcome.ok, "{}", listed.outcome.text);
     let outside = session.read("../x", &ReadOptions::default());
+    assert_eq!(outside.outcome.code, Some(ErrorCode::OutsideRoot));
+}
+
+#[test]
+fn ast_edit_previews_and_resolve_applies_in_memory() {
+    let (session, disk) = session(&[
+        ("web/a.js", "console.log(1);\nrun();\nconsole.log(2);\n"),
+        ("web/b.js", "console.log(3);\n"),
+        ("web/.hidden/c.js", "console.log(4);\n"),
+        ("web/node_modules/m/i.js", "console.log(5);\n"),
+        ("notes.txt", "console.log(6)\n"),
+    ]);
+    let rules = vec![hashline::Rule::new("console.log($A)", "logger.info($A)")];
+    let options = hashline::AstEditOptions::default();
+    let preview = session.ast_edit(rules.clone(), vec!["web".into()], &options, &|_, _| {});
+    assert!(preview.outcome.ok, "{}", preview.outcome.text);
+    let report = preview.report();
+    assert_eq!(report["preview"]["total_replacements"], 3, "{report}");
+    assert_eq!(report["preview"]["files_touched"], 2, "{report}");
+    assert!(
+        preview.outcome.text.contains("¶web/a.js#"),
+        "{}",
+        preview.outcome.text
+    );
+    assert_eq!(
+        text(&disk, "web/a.js"),
+        "console.log(1);\nrun();\nconsole.log(2);\n",
+        "a preview writes nothing"
+    );
+
+    // Part of it applied, the rest discarded.
+    let applied = session.resolve(ResolveAction::Apply {
+        id: None,
+        only: Some(vec!["1:2".into(), "2:1".into()]),
+    });
+    assert!(applied.outcome.ok, "{}", applied.outcome.text);
+    assert_eq!(
+        applied.report()["resolve"]["still_pending"],
+        serde_json::json!(["1:1"])
+    );
+    assert_eq!(
+        text(&disk, "web/a.js"),
+        "console.log(1);\nrun();\nlogger.info(2);\n"
+    );
+    assert_eq!(text(&disk, "web/b.js"), "logger.info(3);\n");
+    let dropped = session.resolve(ResolveAction::Discard { id: None });
+    assert!(dropped.outcome.ok, "{}", dropped.outcome.text);
+    assert_eq!(text(&disk, "web/.hidden/c.js"), "console.log(4);\n");
+    assert_eq!(text(&disk, "web/node_modules/m/i.js"), "console.log(5);\n");
+
+    // A file changed after its preview: the apply is refused, nothing is written.
+    let back = vec![hashline::Rule::new("logger.info($A)", "log($A)")];
+    let again = session.ast_edit(back, vec!["web/b.js".into()], &options, &|_, _| {});
+    assert!(again.outcome.ok, "{}", again.outcome.text);
+    assert_eq!(again.report()["preview"]["total_replacements"], 1);
+    let before = text(&disk, "web/a.js");
+    disk.insert("web/b.js", "logger.info(3);\nconsole.log(7);\n");
+    let stale = session.resolve(ResolveAction::Apply {
+        id: None,
+        only: None,
+    });
+    assert_eq!(stale.outcome.code, Some(ErrorCode::StalePreview));
+    assert_eq!(text(&disk, "web/a.js"), before);
+    assert_eq!(
+        text(&disk, "web/b.js"),
+        "logger.info(3);\nconsole.log(7);\n"
+    );
+
+    // Names: a missing one and one outside the tree are refused.
+    let rules = vec![hashline::Rule::new("foo($A)", "bar($A)")];
+    let missing = session.ast_edit(rules.clone(), vec!["nope".into()], &options, &|_, _| {});
+    assert_eq!(missing.outcome.code, Some(ErrorCode::FileNotFound));
+    let outside = session.ast_edit(rules, vec!["../x".into()], &options, &|_, _| {});
     assert_eq!(outside.outcome.code, Some(ErrorCode::OutsideRoot));
 }
 

@@ -2,7 +2,9 @@
 //! discards or lists the queued previews.
 //!
 //! Texts follow seed `002` (`ast_edit` / `resolve`); `--json` consumers get the structured
-//! [`PreviewReport`] / [`ResolveReport`] beside the usual [`Outcome`] fields.
+//! [`PreviewReport`] / [`ResolveReport`] beside the usual [`Outcome`] fields. Over a directory
+//! the preview walks it as ripgrep does; over any other [`hashline_apply::Disk`] it walks and
+//! reads through the disk (`tree.rs`).
 
 use hashline_apply::diff::{first_changed_line, unified};
 use hashline_apply::{FileOp, FileReport, Outcome};
@@ -47,6 +49,7 @@ impl Default for AstEditOptions {
 
 mod render;
 mod report;
+mod tree;
 
 use render::*;
 pub use report::{
@@ -76,19 +79,18 @@ impl Engine {
         options: &AstEditOptions,
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> AstEditOutcome {
-        if let Err(refusal) = self.needs_directory("ast_edit") {
-            return AstEditOutcome {
-                outcome: refusal,
-                preview: None,
-            };
-        }
         let mut request = RewriteRequest::new(self.root(), rules, paths);
         request.lang = options.lang.clone();
         request.max_files = options.max_files.max(1);
         request.allow_syntax_errors = options.allow_syntax_errors;
         request.hidden = options.hidden;
         request.no_ignore = options.no_ignore;
-        let preview = match hashline_ast::preview_with_progress(&request, progress) {
+        let planned = match self.workspace() {
+            Some(_) => hashline_ast::preview_with_progress(&request, progress),
+            // Any other file system: walked and read through the `Disk`.
+            None => hashline_ast::preview_in(&request, &tree::DiskTree(self.disk()), progress),
+        };
+        let preview = match planned {
             Ok(p) => p,
             Err(e) => return refused_edit(e.code(), e.to_string()),
         };
