@@ -5,6 +5,8 @@
 //!   `edit --dialect apply-patch`.
 //! * [`fs`]: the [`fs::Workspace`] (root confinement, symlink resolution, per-file locks) and the
 //!   [`fs::Transaction`] that writes several files all or nothing, atomically each.
+//! * [`Disk`]: the file system every command runs on: the [`fs::Workspace`], a [`MemoryDisk`]
+//!   (in-memory files), or the caller's own.
 //! * [`guard`]: the edit guard every dialect's edits pass before anything is written.
 //! * [`diff`]: line diffs (imara-diff), numbered/compact previews, unified diffs, and the
 //!   diff-based line provenance that keeps untouched lines' bytes.
@@ -18,6 +20,29 @@
 //!   a request: splice, guard, encode, one `Transaction`, the session store.
 //!
 //! Every engine returns an [`Outcome`]: the model-facing text plus structured facts.
+//!
+//! A read, an edit with its anchors, and an edit with a tag that is not the file's, over
+//! in-memory files:
+//!
+//! ```
+//! use hashline_apply::{hashline as hl, MemoryDisk};
+//! use hashline_core::ErrorCode;
+//! use hashline_state::MemoryStore;
+//!
+//! let disk = MemoryDisk::with_files([("a.txt", "one\ntwo\n")]);
+//! let store = MemoryStore::new();
+//! let read = hl::read(&disk, &store, "a.txt", None, None);
+//! let header = read.text.lines().next().unwrap(); // ¶a.txt#TAG
+//!
+//! let opts = hl::EditOptions::default();
+//! let done = hl::edit(&disk, &store, &format!("{header}\nreplace 2..2:\n+TWO\n"), &opts);
+//! assert!(done.ok, "{}", done.text);
+//! assert_eq!(disk.get("a.txt").unwrap(), b"one\nTWO\n");
+//!
+//! let forged = hl::edit(&disk, &store, "¶a.txt#0000\nreplace 1..1:\n+ONE\n", &opts);
+//! assert_eq!(forged.code, Some(ErrorCode::StaleAnchor));
+//! assert_eq!(disk.get("a.txt").unwrap(), b"one\nTWO\n");
+//! ```
 
 pub mod apply_patch;
 pub mod diff;
@@ -32,3 +57,4 @@ mod pipeline;
 pub mod str_replace;
 
 pub use outcome::{not_recorded, warnings_block, FileOp, FileReport, Outcome};
+pub use pipeline::disk::{normalize_path, Change, Disk, Entry, MemoryDisk};

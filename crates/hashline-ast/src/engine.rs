@@ -15,6 +15,10 @@ use crate::preview::{FileRewrite, MatchEdit, ParseIssue, Preview, SkippedMatch};
 use crate::request::RewriteRequest;
 use crate::rewrite::{rewrite_file, splice, staged_pairs, FileOutcome, Staged};
 use crate::syntax;
+use crate::tree::{self, SourceTree};
+
+/// How a candidate's bytes are read: from the disk, or from a [`SourceTree`].
+type Reader<'r> = dyn Fn(&Candidate) -> std::io::Result<Vec<u8>> + Sync + 'r;
 
 /// A candidate with the language it is parsed as.
 struct Job<'a> {
@@ -42,10 +46,49 @@ pub fn preview_with_progress(
     let order = rule_order(req)?;
     let explicit = explicit_lang(req.lang.as_deref())?;
     let candidates = files::collect(&req.root, &req.paths, req.glob.as_deref(), req.walk())?;
+    plan(
+        req,
+        &order,
+        explicit,
+        &candidates,
+        &|c| std::fs::read(&c.abs),
+        progress,
+    )
+}
 
+/// [`preview_with_progress`] over `tree` instead of the directory `req.root`: `req.paths` name
+/// files, directories and globs of the tree (see [`SourceTree`] for what a walk visits), and
+/// every file is read from it. Each [`FileRewrite::abs`] is then the tree's name of the file.
+pub fn preview_in(
+    req: &RewriteRequest,
+    tree: &dyn SourceTree,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Preview, AstError> {
+    let order = rule_order(req)?;
+    let explicit = explicit_lang(req.lang.as_deref())?;
+    let candidates = tree::collect_in(tree, &req.paths, req.glob.as_deref(), req.walk())?;
+    plan(
+        req,
+        &order,
+        explicit,
+        &candidates,
+        &|c| tree.read(&c.display),
+        progress,
+    )
+}
+
+/// The preview of `candidates`, each read through `read`.
+fn plan(
+    req: &RewriteRequest,
+    order: &[usize],
+    explicit: Option<&'static LangSpec>,
+    candidates: &[Candidate],
+    read: &Reader<'_>,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Preview, AstError> {
     let mut issues = Issues::default();
     let mut jobs = Vec::new();
-    for candidate in &candidates {
+    for candidate in candidates {
         // A name that could forge rows of the preview is never shown or rewritten
         // (`hashline_core::name`); it is listed escaped.
         if let Err(unsafe_name) = hashline_core::name::check(&candidate.display) {
@@ -83,7 +126,7 @@ pub fn preview_with_progress(
         });
     }
 
-    let compiled = compile_all(req, &order, &jobs, &mut issues)?;
+    let compiled = compile_all(req, order, &jobs, &mut issues)?;
     let patterns: Vec<String> = req.rules.iter().map(|r| r.pattern.clone()).collect();
 
     let done = AtomicUsize::new(0);
@@ -96,7 +139,7 @@ pub fn preview_with_progress(
                 .filter(|(lang, _)| *lang == job.spec.lang)
                 .flat_map(|(_, rules)| rules.iter())
                 .collect();
-            let outcome = process(job, &rules, &patterns).and_then(|outcome| {
+            let outcome = process(job, &rules, &patterns, read).and_then(|outcome| {
                 if req.allow_syntax_errors {
                     Ok(outcome)
                 } else {
@@ -241,9 +284,10 @@ fn process(
     job: &Job<'_>,
     rules: &[&CompiledRule],
     patterns: &[String],
+    read: &Reader<'_>,
 ) -> Result<FileOutcome, AstError> {
     let display = &job.candidate.display;
-    let original = match std::fs::read(&job.candidate.abs) {
+    let original = match read(job.candidate) {
         Ok(bytes) => bytes,
         Err(e) => {
             return Ok(FileOutcome::Issue(format!(

@@ -97,7 +97,7 @@ pub(crate) fn collect(
     Ok(found.into_values().collect())
 }
 
-fn compile_glob(glob: &str) -> Result<GlobMatcher, AstError> {
+pub(crate) fn compile_glob(glob: &str) -> Result<GlobMatcher, AstError> {
     GlobBuilder::new(glob)
         .literal_separator(true)
         .build()
@@ -110,7 +110,7 @@ fn compile_glob(glob: &str) -> Result<GlobMatcher, AstError> {
 
 /// `src/**/*.ts` → (`src`, `**/*.ts`); `*.ts` → (`.`, `*.ts`); `None` when `raw` has no glob
 /// metacharacter.
-fn split_glob(raw: &str) -> Option<(&str, &str)> {
+pub(crate) fn split_glob(raw: &str) -> Option<(&str, &str)> {
     let first_meta = raw.find(['*', '?', '[', '{'])?;
     match raw[..first_meta].rfind('/') {
         Some(0) => Some(("/", &raw[1..])),

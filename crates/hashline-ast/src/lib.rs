@@ -37,10 +37,12 @@ pub mod preview;
 pub mod request;
 mod rewrite;
 pub mod syntax;
+mod tree;
 
 pub use block::TreeSitterBlocks;
-pub use engine::{preview, preview_with_progress};
+pub use engine::{preview, preview_in, preview_with_progress};
 pub use error::AstError;
 pub use preview::{splice_matches, FileRewrite, MatchEdit, ParseIssue, Preview, SkippedMatch};
 pub use request::{RewriteRequest, Rule, Strictness, DEFAULT_MAX_FILES};
 pub use syntax::TreeSitterSyntax;
+pub use tree::{SourceKind, SourceTree};

@@ -151,6 +151,14 @@ pub enum ErrorCode {
     /// A new line holds a character the legacy code page the file is written in cannot hold.
     #[serde(rename = "E_UNENCODABLE")]
     Unencodable,
+    /// The command needs a directory on disk (`undo`, `recover`), and the session
+    /// runs over another file system (an embedder's in-memory or own `Disk`).
+    #[serde(rename = "E_NEEDS_DIRECTORY")]
+    NeedsDirectory,
+    /// The command line is not valid (an unknown flag or command, a missing or malformed
+    /// argument); the CLI exits 2.
+    #[serde(rename = "E_USAGE")]
+    Usage,
 }
 
 impl ErrorCode {
@@ -200,6 +208,8 @@ impl ErrorCode {
         ErrorCode::UndoUnknown,
         ErrorCode::UndoChanged,
         ErrorCode::Unencodable,
+        ErrorCode::NeedsDirectory,
+        ErrorCode::Usage,
     ];
 
     /// The code as printed: `E_STALE_ANCHOR`, ….
@@ -250,6 +260,8 @@ impl ErrorCode {
             UndoUnknown => "E_UNDO_UNKNOWN",
             UndoChanged => "E_UNDO_CHANGED",
             Unencodable => "E_UNENCODABLE",
+            NeedsDirectory => "E_NEEDS_DIRECTORY",
+            Usage => "E_USAGE",
         }
     }
 }
@@ -328,9 +340,11 @@ mod tests {
                 UndoUnknown => 41,
                 UndoChanged => 42,
                 Unencodable => 43,
+                NeedsDirectory => 44,
+                Usage => 45,
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 44);
+        assert_eq!(ErrorCode::ALL.len(), 46);
         for (i, code) in ErrorCode::ALL.iter().enumerate() {
             assert_eq!(position(*code), i, "{code} out of place in ALL");
         }

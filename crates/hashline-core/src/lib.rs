@@ -16,6 +16,20 @@
 //!   added a syntax error.
 //!
 //! Start reading at [`edit::splice`].
+//!
+//! An edit addressed in original line numbers changes only the line it names; the BOM and
+//! every line's ending come back as they were:
+//!
+//! ```
+//! use hashline_core::{splice, Edit, TextFile};
+//!
+//! let file = TextFile::decode(b"\xEF\xBB\xBFone\r\ntwo\r\nthree\r\n".to_vec());
+//! assert_eq!(file.text(), "one\ntwo\nthree\n");
+//! let lines: Vec<&str> = file.lines().collect();
+//! let out = splice(&lines, &[Edit::replace(2, 2, vec!["TWO".into()], 0)])?;
+//! assert_eq!(file.encode(&out), b"\xEF\xBB\xBFone\r\nTWO\r\nthree\r\n");
+//! # Ok::<(), hashline_core::SpliceError>(())
+//! ```
 
 pub mod affix;
 pub mod block;

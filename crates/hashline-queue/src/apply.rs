@@ -3,7 +3,8 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use hashline_apply::fs::{FsError, Target, Transaction, Workspace};
+use hashline_apply::fs::{FsError, Target};
+use hashline_apply::{Change, Disk};
 use hashline_ast::{splice_matches, MatchEdit};
 use hashline_core::TextFile;
 
@@ -64,12 +65,12 @@ impl PreviewQueue {
     /// queued); every file of the preview resolves inside `ws` and, under the workspace's
     /// inter-process locks, still has the fingerprint it had at preview time
     /// ([`QueueError::Stale`]; the preview is dropped). Then every file is written through one
-    /// [`Transaction`] (all or nothing). The preview is then removed from the queue, or, after a
+    /// [`Disk::write`] (all or nothing; one [`hashline_apply::fs::Transaction`] on a workspace). The preview is then removed from the queue, or, after a
     /// partial apply, keeps the matches not chosen (same id, same match ids), their byte ranges,
     /// lines and the fingerprints moved onto the bytes just written ([`Applied::pending`]).
     pub fn apply(
         &self,
-        ws: &Workspace,
+        ws: &dyn Disk,
         id: Option<PreviewId>,
         only: Option<&[String]>,
     ) -> Result<Applied, QueueError> {
@@ -101,7 +102,7 @@ impl PreviewQueue {
             return Err(self.stale(&preview, changed));
         }
 
-        let mut tx = Transaction::new();
+        let mut changes = Vec::new();
         let mut files = Vec::new();
         let mut match_ids = Vec::new();
         for ((file, target), bytes) in preview.files.iter().zip(&targets).zip(current) {
@@ -114,7 +115,11 @@ impl PreviewQueue {
                 reason: format!("its edits of {} do not fit the previewed bytes", file.path),
             })?;
             match_ids.extend(edits.iter().map(|m| m.id.clone()));
-            tx.write(target, Some(bytes.clone()), after.clone());
+            changes.push(Change::Write {
+                target,
+                expected: Some(bytes.clone()),
+                bytes: after.clone(),
+            });
             files.push(AppliedFile {
                 path: file.path.clone(),
                 real: target.real.clone(),
@@ -124,7 +129,7 @@ impl PreviewQueue {
                 replacements: edits.len(),
             });
         }
-        match tx.commit(ws) {
+        match ws.write(changes) {
             Ok(()) => {}
             // Another writer that ignores hashline's locks got in between read and commit.
             Err(FsError::Changed { path }) => return Err(self.stale(&preview, vec![path])),

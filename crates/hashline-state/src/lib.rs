@@ -8,6 +8,19 @@
 //! * [`MemoryStore`]: bounded in-memory LRU (30 paths × 4 versions, the seed's limits).
 //! * `SqliteStore` (feature `sqlite`): the same contract on SQLite in WAL mode, shared by
 //!   several processes of one session.
+//!
+//! ```
+//! use hashline_state::{MemoryStore, SnapshotStore};
+//!
+//! let store = MemoryStore::new();
+//! let old = store.record("/repo/a.txt", "one\n")?; // the tag the read showed
+//! store.record("/repo/a.txt", "one\ntwo\n")?;
+//! assert_eq!(store.head("/repo/a.txt")?.map(|s| s.text).as_deref(), Some("one\ntwo\n"));
+//! // An edit against the old tag finds the version it was written for.
+//! let then = store.by_tag("/repo/a.txt", &old)?.expect("still recorded");
+//! assert_eq!(then.text, "one\n");
+//! # Ok::<(), hashline_state::StoreError>(())
+//! ```
 
 mod limits;
 mod memory;

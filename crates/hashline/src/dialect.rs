@@ -51,6 +51,18 @@ impl Dialect {
         Dialect::Hashline
     }
 
+    /// The anchors a `read` shows for an agent that edits in this dialect: the JSON dialects'
+    /// own; the tagged view for the others (the text-matching dialects name no anchors).
+    pub fn read_anchors(self) -> Anchors {
+        match self {
+            Dialect::Auto | Dialect::Hashline | Dialect::StrReplace | Dialect::ApplyPatch => {
+                Anchors::Tag
+            }
+            Dialect::HashJson => Anchors::Hash,
+            Dialect::LineidJson => Anchors::Lineid,
+        }
+    }
+
     /// Resolve [`Dialect::Auto`] against `input`.
     pub fn resolve(self, input: &str) -> Dialect {
         match self {

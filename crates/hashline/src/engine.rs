@@ -3,9 +3,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use hashline_apply::fs::{FsError, Recovery, Transaction, Workspace};
+use hashline_apply::fs::{FsError, Recovery, Workspace};
 use hashline_apply::{
-    apply_patch, hash_json, hashline as hl, lineid_json, str_replace, FileOp, FileReport, Outcome,
+    apply_patch, hash_json, hashline as hl, lineid_json, str_replace, Change, Disk, FileOp,
+    FileReport, Outcome,
 };
 use hashline_core::kind::FileKind;
 use hashline_core::{BlockResolver, ErrorCode, TextFile};
@@ -79,6 +80,17 @@ pub enum Error {
     State(#[from] StoreError),
 }
 
+impl Error {
+    /// The code a front end reports it with: `E_USAGE` for a root that cannot be used (the
+    /// caller named it), `E_IO` for a state store that cannot be opened.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            Error::Root { .. } => ErrorCode::Usage,
+            Error::State(_) => ErrorCode::Io,
+        }
+    }
+}
+
 /// Options of [`Engine::read`].
 #[derive(Debug, Clone, Default)]
 pub struct ReadOptions {
@@ -105,9 +117,17 @@ pub struct EditOptions {
     pub overwrite: bool,
 }
 
+/// The file system an [`Engine`] runs on.
+pub(crate) enum Tree {
+    /// A directory on disk: confined, locked, journaled, with undo and ast-edit.
+    Workspace(Workspace),
+    /// An embedder's file system (e.g. a [`hashline_apply::MemoryDisk`]).
+    Custom(Arc<dyn Disk>),
+}
+
 /// Reads, edits and writes files under one root, for one session.
 pub struct Engine {
-    pub(crate) ws: Workspace,
+    pub(crate) tree: Tree,
     /// What the recovery run by [`Engine::open`] did, when it found something.
     recovered: Option<Recovery>,
     store: Arc<dyn SnapshotStore>,
@@ -145,14 +165,71 @@ impl Engine {
         // A transaction a killed process left half done is finished or undone before anything
         // else reads the tree; a failure here is reported again by `recover`.
         let recovered = ws.recover().ok().filter(|r| !r.is_empty());
-        Ok(Engine {
-            ws,
+        Ok(Engine::assemble(
+            Tree::Workspace(ws),
+            recovered,
+            store,
+            sqlite,
+        ))
+    }
+
+    /// An engine over `disk` (an in-memory tree, or the embedder's own file system) with its
+    /// snapshots in `state`. `read`, `edit`, `write`, `ast_edit` (walking and reading through
+    /// the disk) and `resolve` run on it as on a directory; `undo` and `recover` need a
+    /// directory and are refused (`E_NEEDS_DIRECTORY`). A persistent `state` keeps the snapshots and the preview queue
+    /// in its database; locks, the journal and the undo log are the disk's business.
+    pub fn with_disk(disk: Arc<dyn Disk>, state: &StateConfig) -> Result<Engine, Error> {
+        let (store, sqlite): (Arc<dyn SnapshotStore>, _) = match state {
+            StateConfig::Memory => (Arc::new(MemoryStore::new()), None),
+            StateConfig::Persistent { dir, session } => {
+                let store = Arc::new(SqliteStore::open(dir, session)?);
+                let shared: Arc<dyn SnapshotStore> = store.clone();
+                (shared, Some(store))
+            }
+        };
+        Ok(Engine::assemble(Tree::Custom(disk), None, store, sqlite))
+    }
+
+    fn assemble(
+        tree: Tree,
+        recovered: Option<Recovery>,
+        store: Arc<dyn SnapshotStore>,
+        sqlite: Option<Arc<SqliteStore>>,
+    ) -> Engine {
+        Engine {
+            tree,
             recovered,
             store,
             sqlite,
             queue: OnceLock::new(),
             resolver: hashline_ast::TreeSitterBlocks,
             syntax: hashline_ast::TreeSitterSyntax,
+        }
+    }
+
+    /// The file system every command runs on.
+    pub fn disk(&self) -> &dyn Disk {
+        match &self.tree {
+            Tree::Workspace(ws) => ws,
+            Tree::Custom(disk) => disk.as_ref(),
+        }
+    }
+
+    /// The directory on disk, when the engine runs on one (not over [`Engine::with_disk`]).
+    pub fn workspace(&self) -> Option<&Workspace> {
+        match &self.tree {
+            Tree::Workspace(ws) => Some(ws),
+            Tree::Custom(_) => None,
+        }
+    }
+
+    /// The workspace, or the refusal of `command` on an engine without one.
+    pub(crate) fn needs_directory(&self, command: &str) -> Result<&Workspace, Outcome> {
+        self.workspace().ok_or_else(|| {
+            Outcome::refused(
+                ErrorCode::NeedsDirectory,
+                format!("`{command}` needs a directory on disk, and this session runs over another file system; open the session on a directory to {command}."),
+            )
         })
     }
 
@@ -177,7 +254,11 @@ impl Engine {
     /// `recover`: finish or undo the transactions killed processes left in the journal (also
     /// done by every call when it opens) and report what was done, including at open.
     pub fn recover(&self) -> Outcome {
-        match self.ws.recover() {
+        let ws = match self.needs_directory("recover") {
+            Ok(ws) => ws,
+            Err(refusal) => return refusal,
+        };
+        match ws.recover() {
             Ok(now) => {
                 let mut text = String::new();
                 for report in self.recovered.iter().chain([&now]) {
@@ -198,9 +279,9 @@ impl Engine {
         }
     }
 
-    /// The canonical root.
+    /// The canonical root (empty over [`Engine::with_disk`]: the disk has none).
     pub fn root(&self) -> &Path {
-        self.ws.root()
+        self.workspace().map_or(Path::new(""), Workspace::root)
     }
 
     /// The session's snapshot store.
@@ -233,11 +314,11 @@ impl Engine {
                 parse_count(options.offset.as_deref()),
                 parse_count(options.limit.as_deref()),
             ) {
-                (Ok(offset), Ok(limit)) => hl::read(&self.ws, self.store(), path, offset, limit),
+                (Ok(offset), Ok(limit)) => hl::read(self.disk(), self.store(), path, offset, limit),
                 (Err(msg), _) | (_, Err(msg)) => Outcome::refused(ErrorCode::BadShape, msg),
             },
             Anchors::Hash => hash_json::read::read(
-                &self.ws,
+                self.disk(),
                 self.store(),
                 path,
                 options
@@ -251,7 +332,7 @@ impl Engine {
                 parse_count(options.limit.as_deref()),
             ) {
                 (Ok(offset), Ok(limit)) => {
-                    lineid_json::read(&self.ws, self.store(), path, offset, limit)
+                    lineid_json::read(self.disk(), self.store(), path, offset, limit)
                 }
                 (Err(msg), _) | (_, Err(msg)) => Outcome::refused(ErrorCode::BadShape, msg),
             },
@@ -269,7 +350,7 @@ impl Engine {
 
     /// [`Engine::edit`] with every option.
     pub fn edit_with(&self, input: &str, dialect: Dialect, options: &EditOptions) -> Outcome {
-        let _ = self.ws.take_last_undo(); // a refused call reports none
+        let _ = self.last_undo(); // a refused call reports none
         let dry_run = options.dry_run;
         let guard = hashline_apply::guard::GuardOptions {
             syntax: Some(&self.syntax),
@@ -286,22 +367,22 @@ impl Engine {
                     dry_run,
                     guard,
                 };
-                hl::edit(&self.ws, self.store(), input, &opts)
+                hl::edit(self.disk(), self.store(), input, &opts)
             }
             Dialect::HashJson => hash_json::edit(
-                &self.ws,
+                self.disk(),
                 self.store(),
                 input,
                 &hash_json::EditOptions { dry_run, guard },
             ),
             Dialect::LineidJson => lineid_json::edit(
-                &self.ws,
+                self.disk(),
                 self.store(),
                 input,
                 &lineid_json::EditOptions { dry_run, guard },
             ),
             Dialect::StrReplace => str_replace::edit(
-                &self.ws,
+                self.disk(),
                 self.store(),
                 input,
                 &str_replace::EditOptions {
@@ -315,7 +396,7 @@ impl Engine {
                 },
             ),
             Dialect::ApplyPatch => apply_patch::edit(
-                &self.ws,
+                self.disk(),
                 self.store(),
                 input,
                 &apply_patch::EditOptions {
@@ -335,7 +416,7 @@ impl Engine {
     /// writes any bytes); a name holding a control character is refused (`E_UNSAFE_PATH`, see
     /// [`hashline_core::name`]).
     pub fn write(&self, path: &str, content: &[u8], anchors: Anchors) -> Outcome {
-        let _ = self.ws.take_last_undo();
+        let _ = self.last_undo();
         if let Err(e) = hashline_core::name::check(path) {
             return Outcome::refused(e.code(), e.to_string());
         }
@@ -350,14 +431,15 @@ impl Engine {
                 format!("The content to write to {path} is not text ({what}). Hashline write only supports text files; nothing was written."),
             );
         }
-        let target = match self.ws.resolve(path) {
+        let disk = self.disk();
+        let target = match disk.resolve(path) {
             Ok(t) => t,
             Err(e) => return Outcome::refused(e.code(), e.to_string()),
         };
         let outcome = (|| -> Result<FileOp, (ErrorCode, String)> {
             let fs = |e: FsError| (e.code(), e.to_string());
-            let _guard = self.ws.lock(&[&target]).map_err(fs)?;
-            let before = self.ws.read(&target).map_err(fs)?;
+            let _guard = disk.lock(&[&target]).map_err(fs)?;
+            let before = disk.read(&target).map_err(fs)?;
             if let Some(message) = before
                 .as_deref()
                 .and_then(|b| hashline_core::kind::refusal(path, b, "write"))
@@ -369,9 +451,12 @@ impl Engine {
             } else {
                 FileOp::Create
             };
-            let mut tx = Transaction::new();
-            tx.write(&target, before, content.to_vec());
-            tx.commit(&self.ws).map_err(fs)?;
+            let change = Change::Write {
+                target: &target,
+                expected: before,
+                bytes: content.to_vec(),
+            };
+            disk.write(vec![change]).map_err(fs)?;
             Ok(op)
         })();
         let op = match outcome {

@@ -4,7 +4,11 @@
 
 use std::str::FromStr;
 
-use crate::Dialect;
+use hashline_apply::Outcome;
+use hashline_core::ErrorCode;
+use serde::Serialize;
+
+use crate::{Dialect, Response};
 
 /// Output format of [`grammar`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -28,6 +32,17 @@ impl FromStr for GrammarFormat {
             _ => Err(format!(
                 "unknown grammar format `{s}`: use lark, gbnf or json-schema"
             )),
+        }
+    }
+}
+
+impl GrammarFormat {
+    /// The name `--format` takes: `lark`, `gbnf` or `json-schema`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GrammarFormat::Lark => "lark",
+            GrammarFormat::Gbnf => "gbnf",
+            GrammarFormat::JsonSchema => "json-schema",
         }
     }
 }
@@ -173,6 +188,55 @@ pub fn grammar(dialect: Dialect, format: GrammarFormat) -> Result<String, String
                 .to_string(),
         ),
         (_, _) => Err("the JSON dialects have a JSON Schema: use --format json-schema".to_string()),
+    }
+}
+
+/// `hashline grammar` as a [`Response`]: the grammar as `text`, or an `E_USAGE` refusal naming
+/// the formats the dialect has; the `--json` object adds `grammar: {format, dialect}`.
+pub fn response(dialect: Dialect, format: GrammarFormat) -> Response {
+    let outcome = match grammar(dialect, format) {
+        Ok(text) => Outcome {
+            ok: true,
+            code: None,
+            text,
+            warnings: Vec::new(),
+            files: Vec::new(),
+        },
+        Err(why) => Outcome::refused(ErrorCode::Usage, why),
+    };
+    let report = GrammarReport {
+        outcome: &outcome,
+        grammar: Asked {
+            format: format.as_str(),
+            dialect: dialect_name(dialect),
+        },
+    };
+    Response::new(outcome.clone(), &report)
+}
+
+/// `grammar`'s `--json` object.
+#[derive(Serialize)]
+struct GrammarReport<'a> {
+    #[serde(flatten)]
+    outcome: &'a Outcome,
+    grammar: Asked,
+}
+
+/// What a `grammar` call asked for.
+#[derive(Serialize)]
+struct Asked {
+    format: &'static str,
+    dialect: &'static str,
+}
+
+fn dialect_name(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::Auto => "auto",
+        Dialect::Hashline => "hashline",
+        Dialect::HashJson => "hash-json",
+        Dialect::LineidJson => "lineid-json",
+        Dialect::StrReplace => "str-replace",
+        Dialect::ApplyPatch => "apply-patch",
     }
 }
 

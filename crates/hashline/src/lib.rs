@@ -1,37 +1,59 @@
 //! hashline: read files with anchors, apply small anchored patches exactly or refuse them.
 //!
-//! This facade composes the engine crates into one API and the `hashline` command line.
-//! Embed it in an agent like this:
+//! This facade composes the engine crates into one API, the `hashline` command line (feature
+//! `cli`, on by default) and its MCP server (feature `mcp`, on by default). An agent holds a
+//! [`Session`] for a whole session: [`Session::read`] shows a file with anchors and records what
+//! it showed, [`Session::edit`] applies a patch against those anchors (in any of six dialects)
+//! or refuses it, [`Session::write`] creates or replaces a file, [`Session::ast_edit`] previews
+//! a structural rewrite that [`Session::resolve`] applies. Each returns a [`Response`]: the
+//! [`Outcome`] (`text` is exactly what the seed tool of that dialect would return to the model;
+//! `ok`, `code`, `warnings` and `files` are the structured facts) and the CLI's `--json` object.
+//! A refused call leaves every file byte-identical.
 //!
-//! ```no_run
-//! use hashline::{Anchors, Dialect, Engine, EngineConfig};
+//! A session runs over a directory ([`Session::open`]) or any [`Disk`]
+//! ([`Session::with_disk`]): [`MemoryDisk`] holds a virtual tree in memory, and an embedder may
+//! implement [`Disk`] for its own file system. `Session` is `Send + Sync`.
 //!
-//! let engine = Engine::open(EngineConfig::in_memory("."))?;
-//! let read = engine.read("src/main.rs", &hashline::ReadOptions::default());
-//! println!("{}", read.text);            // ¶src/main.rs#1A2B, then N:TEXT rows
-//! let out = engine.edit("¶src/main.rs#1A2B\nreplace 1..1:\n+// new first line\n", Dialect::Auto, false);
-//! assert!(out.ok || out.code.is_some());
-//! # let _ = Anchors::Tag;
+//! ```
+//! use std::sync::Arc;
+//! use hashline::{Dialect, EditOptions, ErrorCode, MemoryDisk, ReadOptions, Session, StateConfig};
+//!
+//! let tree = Arc::new(MemoryDisk::with_files([("src/a.rs", "fn a() {}\nfn b() {}\n")]));
+//! let session = Session::with_disk(tree.clone(), &StateConfig::Memory)?;
+//!
+//! // The read: `¶src/a.rs#TAG`, then `N:TEXT` rows.
+//! let read = session.read("src/a.rs", &ReadOptions::default());
+//! let header = read.outcome.text.lines().next().unwrap();
+//! assert!(header.starts_with("¶src/a.rs#"));
+//!
+//! // An edit against those anchors lands; the response carries the new tag.
+//! let patch = format!("{header}\nreplace 2..2:\n+fn b() -> u8 {{ 1 }}\n");
+//! let edit = session.edit(&patch, Dialect::Auto, &EditOptions::default());
+//! assert!(edit.outcome.ok, "{}", edit.outcome.text);
+//! assert_eq!(tree.get("src/a.rs").unwrap(), b"fn a() {}\nfn b() -> u8 { 1 }\n");
+//!
+//! // The file changes under the session; an edit of the changed line with the old anchors
+//! // is refused, and nothing is written.
+//! tree.insert("src/a.rs", "fn z() {}\n");
+//! let stale = session.edit(&patch, Dialect::Auto, &EditOptions::default());
+//! assert_eq!(stale.outcome.code, Some(ErrorCode::StaleAnchor));
+//! assert_eq!(tree.get("src/a.rs").unwrap(), b"fn z() {}\n");
 //! # Ok::<(), hashline::Error>(())
 //! ```
 //!
-//! Structural rewrites go through a queue: [`Engine::ast_edit`] previews and queues,
-//! [`Engine::resolve`] applies (after checking that no previewed file changed), discards or
-//! lists.
-//!
-//! [`Session`] runs the commands as the `hashline` CLI does and returns a [`Response`] (the
-//! [`Outcome`] and the `--json` object); the CLI and the MCP server ([`mcp`], `hashline mcp`)
-//! are thin layers over it.
-//!
-//! Every call returns an [`Outcome`]: `text` is exactly what the seed tool of that dialect
-//! would return to the model; `ok`, `code`, `warnings` and `files` are the structured facts.
-//! A refused call leaves every file byte-identical.
+//! Structural rewrites go through a queue (over a directory or any [`Disk`]):
+//! [`Session::ast_edit`] previews and queues, [`Session::resolve`] applies (after checking that no previewed file changed),
+//! discards or lists (see `examples/embed.rs`). [`Engine`] is the same API returning bare
+//! [`Outcome`]s. The CLI and the MCP server ([`mcp`], `hashline mcp`) are thin layers over
+//! [`Session`].
 //!
 //! Layers below this crate: `hashline-core` (IR, text model, codes), `hashline-anchor`
 //! (tags, hashes, IDs), `hashline-syntax` (parsers), `hashline-state` (snapshot store),
-//! `hashline-apply` (engines and the writer), `hashline-ast` (tree-sitter), `hashline-queue`.
+//! `hashline-apply` (engines, the [`Disk`] seam and the writer), `hashline-ast`
+//! (tree-sitter), `hashline-queue`.
 
 mod ast_edit;
+mod diagnostic;
 mod dialect;
 mod engine;
 pub mod grammar;
@@ -46,28 +68,15 @@ pub use ast_edit::{
     AstEditOptions, AstEditOutcome, MatchReport, PendingReport, PreviewId, PreviewReport,
     ResolveAction, ResolveOutcome, ResolveReport, Rule,
 };
+pub use diagnostic::{parse_diagnostic, PatchDiagnostic};
 pub use dialect::{Anchors, Dialect};
 pub use engine::{EditOptions, Engine, EngineConfig, Error, ReadOptions, StateConfig};
-pub use hashline_apply::{FileOp, FileReport, Outcome};
+pub use hashline_apply::fs::{FsError, LockGuard, Target};
+pub use hashline_apply::{Change, Disk, Entry, FileOp, FileReport, MemoryDisk, Outcome};
 pub use hashline_core::ErrorCode;
 pub use hashline_state::PruneRule;
-pub use session::{Response, Session};
+pub use session::{Response, Session, JSON_SCHEMA_VERSION};
 pub use state::{
     auto_prune_rule, parse_age, parse_bytes, DatabaseReport, SessionReport, StateAction,
     StateOutcome, DEFAULT_MAX_AGE, DEFAULT_MAX_BYTES,
 };
-
-/// A terminal diagnostic for a hashline patch that does not parse: the first parse error,
-/// pointing into the patch (or into the section body it occurs in). `None` when it parses.
-pub fn parse_diagnostic(patch: &str) -> Option<miette::Report> {
-    use hashline_syntax::hashline::{diagnostic, parse_body, split_sections, SplitOptions};
-    let sections = match split_sections(patch, &SplitOptions::default()) {
-        Ok(sections) => sections,
-        Err(e) => return Some(diagnostic(&e, "patch", patch)),
-    };
-    sections.iter().find_map(|s| {
-        parse_body(&s.body)
-            .err()
-            .map(|e| diagnostic(&e, &format!("section ¶{}", s.path), &s.body))
-    })
-}

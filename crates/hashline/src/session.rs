@@ -1,16 +1,23 @@
-//! [`Session`]: the one place the command line and the MCP server run a command.
+//! [`Session`]: the object an agent holds for a whole session, and the one place the command
+//! line and the MCP server run a command.
 //!
 //! Both front ends hand a [`Session`] the arguments they parsed and present the [`Response`]
 //! it returns: the CLI prints `outcome.text` (or `report` with `--json`) and picks the exit
 //! code, the MCP server returns `outcome.text` as the tool result's text and `report` as its
 //! structured content. Whatever one front end shows for a call, the other shows for the same
-//! call.
+//! call. An embedder does the same with its own transport, over a directory
+//! ([`Session::open`]) or any [`Disk`] ([`Session::with_disk`], e.g. a [`MemoryDisk`]).
+//!
+//! [`MemoryDisk`]: hashline_apply::MemoryDisk
 
+use std::sync::Arc;
+
+use hashline_apply::Disk;
 use serde::Serialize;
 
 use crate::{
-    Anchors, AstEditOptions, Dialect, EditOptions, Engine, EngineConfig, Error, Outcome,
-    ReadOptions, ResolveAction, Rule, StateAction,
+    Anchors, AstEditOptions, Dialect, EditOptions, Engine, EngineConfig, Error, ErrorCode, Outcome,
+    ReadOptions, ResolveAction, Rule, StateAction, StateConfig,
 };
 
 /// One answered command.
@@ -26,7 +33,7 @@ pub struct Response {
 
 impl Response {
     /// A response whose `--json` object is `report` (a superset of `outcome`'s fields).
-    fn new(outcome: Outcome, report: &impl Serialize) -> Response {
+    pub(crate) fn new(outcome: Outcome, report: &impl Serialize) -> Response {
         let json = serialize(&outcome, report);
         Response { outcome, json }
     }
@@ -43,10 +50,29 @@ impl Response {
     }
 }
 
-/// `report` as JSON text; should it not serialize, the [`Outcome`] fields and a warning saying so.
+/// The version of the `--json` objects' shape: `schema_version` of every object the CLI
+/// prints and every MCP structured result (`docs/JSON.md`). A field added keeps it; a field
+/// removed, renamed or retyped raises it.
+pub const JSON_SCHEMA_VERSION: u32 = 1;
+
+/// `report` with `schema_version` in front.
+#[derive(Serialize)]
+struct Versioned<'a, T: Serialize> {
+    schema_version: u32,
+    #[serde(flatten)]
+    report: &'a T,
+}
+
+/// `report` as JSON text, `schema_version` first; should it not serialize, the [`Outcome`]
+/// fields and a warning saying so.
 fn serialize(outcome: &Outcome, report: &impl Serialize) -> String {
-    serde_json::to_string(report).unwrap_or_else(|e| {
+    let versioned = Versioned {
+        schema_version: JSON_SCHEMA_VERSION,
+        report,
+    };
+    serde_json::to_string(&versioned).unwrap_or_else(|e| {
         serde_json::json!({
+            "schema_version": JSON_SCHEMA_VERSION,
             "ok": outcome.ok,
             "code": outcome.code,
             "text": outcome.text,
@@ -79,18 +105,32 @@ fn with_undo(outcome: Outcome, undo: Option<u64>) -> Response {
     Response { outcome, json }
 }
 
-/// A session over one root: `read`, `edit`, `write`, `ast_edit`, `resolve`, each returning a
-/// [`Response`]. `Send + Sync`; the state is the [`Engine`]'s store, so two sessions (or a
-/// session and a CLI call) with the same state directory and session name see the same
-/// snapshots.
+/// A session over one tree: `read`, `edit`, `write`, `ast_edit`, `resolve` (and `undo`,
+/// `recover`), each returning a [`Response`].
+///
+/// `Send + Sync`: share it behind an [`Arc`] between threads or async tasks (run its calls on
+/// a blocking thread, e.g. `tokio::task::spawn_blocking`: they read and write files). Calls
+/// on different files run in parallel; on one file they serialize on its lock (a directory)
+/// or see each other's results (any [`Disk`]: a write checks the content it read). The state
+/// is the [`Engine`]'s store, so two sessions (or a session and a CLI call) with the same
+/// state directory and session name see the same snapshots.
 pub struct Session {
     engine: Engine,
 }
 
 impl Session {
-    /// Open the root and the session store.
+    /// Open the root directory and the session store.
     pub fn open(config: EngineConfig) -> Result<Session, Error> {
         Engine::open(config).map(Session::new)
+    }
+
+    /// A session over `disk` (a [`hashline_apply::MemoryDisk`], or the embedder's own file
+    /// system) with its snapshots in `state`. Every command but `undo` and `recover` (which need
+    /// a directory: `E_NEEDS_DIRECTORY`) runs on it as on a directory; `ast_edit` walks and
+    /// reads the disk (hidden files, `.git` and `node_modules` skipped; ignore files are only
+    /// read in a directory on disk).
+    pub fn with_disk(disk: Arc<dyn Disk>, state: &StateConfig) -> Result<Session, Error> {
+        Engine::with_disk(disk, state).map(Session::new)
     }
 
     /// A session over an opened engine.
@@ -120,6 +160,23 @@ impl Session {
             }
         }
         with_undo(outcome, self.engine.last_undo())
+    }
+
+    /// [`Session::edit`] of input given as bytes (a file or standard input): a patch that is
+    /// not UTF-8 is refused as the dialect's seed refuses it (`E_PARSE`).
+    pub fn edit_bytes(&self, input: &[u8], dialect: Dialect, options: &EditOptions) -> Response {
+        match std::str::from_utf8(input) {
+            Ok(text) => self.edit(text, dialect, options),
+            Err(_) => {
+                let text = if dialect == Dialect::ApplyPatch {
+                    // Codex's refusal of a patch that is not UTF-8.
+                    "Error: apply_patch requires a UTF-8 PATCH argument."
+                } else {
+                    "The patch is not valid UTF-8 text: send it as UTF-8. Nothing was written."
+                };
+                Response::from_outcome(Outcome::refused(ErrorCode::Parse, text))
+            }
+        }
     }
 
     /// `write PATH`: create or replace the file with `content`, then show its anchors.
@@ -154,6 +211,21 @@ impl Session {
         let result = self.engine.state(action);
         Response::new(result.outcome.clone(), &result)
     }
+
+    /// `undo [ID]`: put back the files of call `id` (`None`: this session's newest).
+    pub fn undo(&self, id: Option<u64>) -> Response {
+        Response::from_outcome(self.engine.undo(id))
+    }
+
+    /// `undo --list`: the undoable calls of this root.
+    pub fn undo_list(&self) -> Response {
+        Response::from_outcome(self.engine.undo_list())
+    }
+
+    /// `recover`: finish or undo the transactions killed processes left behind.
+    pub fn recover(&self) -> Response {
+        Response::from_outcome(self.engine.recover())
+    }
 }
 
 #[cfg(test)]
@@ -165,6 +237,25 @@ mod tests {
     #[test]
     fn session_is_send_and_sync() {
         assert_send_sync::<Session>();
+    }
+
+    #[test]
+    fn a_patch_that_is_not_utf8_is_refused_in_each_dialects_words() {
+        let disk = Arc::new(hashline_apply::MemoryDisk::with_files([("a.txt", "x\n")]));
+        let session = Session::with_disk(disk.clone(), &StateConfig::Memory).expect("session");
+        let bytes = b"\xff\xfe not text";
+        let options = EditOptions::default();
+        let refused = session.edit_bytes(bytes, Dialect::ApplyPatch, &options);
+        assert_eq!(refused.outcome.code, Some(ErrorCode::Parse));
+        assert_eq!(
+            refused.outcome.text,
+            "Error: apply_patch requires a UTF-8 PATCH argument."
+        );
+        let refused = session.edit_bytes(bytes, Dialect::Auto, &options);
+        assert_eq!(refused.outcome.code, Some(ErrorCode::Parse));
+        assert!(refused.outcome.text.contains("not valid UTF-8"));
+        assert_eq!(refused.report()["code"], "E_PARSE");
+        assert_eq!(disk.get("a.txt").as_deref(), Some(&b"x\n"[..]));
     }
 
     #[test]

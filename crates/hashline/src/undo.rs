@@ -10,14 +10,19 @@ impl Engine {
     /// The undo id of the last call of this engine that wrote files (`None`: it wrote nothing
     /// or was not recorded); forgotten once asked.
     pub fn last_undo(&self) -> Option<u64> {
-        self.ws.take_last_undo()
+        self.workspace()
+            .and_then(hashline_apply::fs::Workspace::take_last_undo)
     }
 
     /// `undo [ID]`: restores the exact prior bytes and mode of every file call `id` (`None`:
     /// this session's newest) changed, all or nothing, refusing if any changed since; records
     /// the restored texts in the session.
     pub fn undo(&self, id: Option<u64>) -> Outcome {
-        let undone = match self.ws.undo(id) {
+        let ws = match self.needs_directory("undo") {
+            Ok(ws) => ws,
+            Err(refusal) => return refusal,
+        };
+        let undone = match ws.undo(id) {
             Ok(undone) => undone,
             Err(e) => return Outcome::refused(e.code(), e.to_string()),
         };
@@ -75,7 +80,11 @@ impl Engine {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         let mut text = String::new();
-        for entry in self.ws.undo_list() {
+        let ws = match self.needs_directory("undo") {
+            Ok(ws) => ws,
+            Err(refusal) => return refusal,
+        };
+        for entry in ws.undo_list() {
             let files: Vec<String> = entry
                 .files
                 .iter()

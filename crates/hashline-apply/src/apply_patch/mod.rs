@@ -27,9 +27,9 @@ use hashline_state::SnapshotStore;
 use hashline_syntax::apply_patch::parse_patch;
 
 use crate::diff::first_changed_line;
-use crate::fs::Workspace;
 use crate::pipeline::execute::{execute, Done, Land, Run};
 use crate::pipeline::report::change_report;
+use crate::Disk;
 use crate::{FileOp, FileReport, Outcome};
 use hashline_core::ErrorCode;
 
@@ -47,7 +47,7 @@ pub struct EditOptions<'a> {
 /// Apply the V4A `patch` under `ws`: every file or none. Success: Codex's summary (plus any
 /// `[W_…]` warnings); refusal: Codex's error text where Codex refuses too, else ours.
 pub fn edit(
-    ws: &Workspace,
+    ws: &dyn Disk,
     store: &dyn SnapshotStore,
     patch: &str,
     opts: &EditOptions<'_>,
@@ -59,7 +59,7 @@ pub fn edit(
 }
 
 fn run(
-    ws: &Workspace,
+    ws: &dyn Disk,
     store: &dyn SnapshotStore,
     patch: &str,
     opts: &EditOptions<'_>,
@@ -69,7 +69,7 @@ fn run(
     if parsed.hunks.is_empty() {
         return Err((texts::no_hunks(), Vec::new()));
     }
-    let root = ws.root().display().to_string();
+    let root = ws.cwd().unwrap_or_default();
     let mut front =
         front::ApplyPatch::new(parsed.hunks, root, opts.overwrite).map_err(|e| (e, Vec::new()))?;
     let run = Run {

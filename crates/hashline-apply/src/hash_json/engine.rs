@@ -8,7 +8,7 @@ use hashline_core::{Edit, ErrorCode, SpliceError, TextFile};
 use hashline_state::{SnapshotStore, StoreError};
 use hashline_syntax::hash_json::{parse_envelope, parse_items, EditItem, Envelope};
 
-use crate::fs::{FsError, Workspace};
+use crate::fs::FsError;
 use crate::merge::forget_older;
 use crate::pipeline::commit::CommitError;
 use crate::pipeline::execute::{
@@ -16,6 +16,7 @@ use crate::pipeline::execute::{
 };
 use crate::pipeline::files::is_read_only;
 use crate::pipeline::report::{change_report, noop_report};
+use crate::Disk;
 use crate::{FileOp, Outcome};
 
 use super::checks::{bare_prefix, boundary_warnings, unicode_escape_warning};
@@ -49,7 +50,7 @@ pub struct EditOptions<'a> {
 /// Refusals come back as `ok: false` with the peer's message as `text`; a noop is a success
 /// that writes nothing. The file is locked from before it is read until the write committed.
 pub fn edit(
-    ws: &Workspace,
+    ws: &dyn Disk,
     store: &dyn SnapshotStore,
     request: &str,
     opts: &EditOptions<'_>,
@@ -61,7 +62,7 @@ pub fn edit(
 }
 
 fn run(
-    ws: &Workspace,
+    ws: &dyn Disk,
     store: &dyn SnapshotStore,
     request: &str,
     opts: &EditOptions<'_>,
@@ -167,7 +168,7 @@ impl FrontEnd for HashJson {
                 return Err(Refusal::new(ErrorCode::Binary, message));
             }
         }
-        if !opened.dry_run && is_read_only(opened.target) {
+        if !opened.dry_run && is_read_only(opened.disk, opened.target) {
             return Err(Refusal::new(
                 ErrorCode::PermissionDenied,
                 format!("File is not writable: {path}"),
@@ -304,6 +305,7 @@ fn fs_refusal(e: &FsError, path: &str) -> Refusal {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fs::Workspace;
     use hashline_state::MemoryStore;
 
     fn setup(name: &str, bytes: &[u8]) -> (tempfile::TempDir, Workspace) {

@@ -8,7 +8,8 @@
 //! Two layers:
 //! * [`render`]: the pure core over a [`Source`] (what was found at the path), used by tests
 //!   and by [`read`].
-//! * [`read`]: resolves the path in a [`Workspace`], classifies it and renders it.
+//! * [`read`]: resolves the path on a [`Disk`] (a [`Workspace`](crate::fs::Workspace) or
+//!   in-memory files), classifies it and renders it.
 //!
 //! Every read that shows rows (or the empty-file advisory) records the whole file text —
 //! BOM-free, line endings as `\n` — in the session's [`SnapshotStore`] under the target's key.
@@ -21,8 +22,9 @@ use std::borrow::Cow;
 use hashline_core::ErrorCode;
 use hashline_state::SnapshotStore;
 
-use crate::fs::{FsError, Workspace};
+use crate::fs::FsError;
 use crate::pipeline::files::open_for_read;
+use crate::{Disk, Entry};
 use crate::{FileOp, FileReport, Outcome};
 
 pub use args::{parse_arg, parse_window, BadReadArg, ReadArg};
@@ -262,16 +264,16 @@ fn binary(display_path: &str, description: &str) -> Outcome {
     )
 }
 
-/// Reads `path` (relative to the workspace root, or absolute inside it) as the hash-json
+/// Reads `path` (relative to the tree's root, or absolute inside it) as the hash-json
 /// `read` tool does, recording what it showed under the target's key.
 ///
 /// `offset` / `limit` arrive raw: [`ReadArg::Json`] from a tool call, [`ReadArg::Text`] from
 /// `--offset` / `--limit`; they are validated before the path is looked at. A path outside the
 /// root is refused with the workspace's error. Like the seed's (§10), `read` is not queued
 /// behind edits, except on a hard-linked file: edits rewrite it in place, so the read holds the
-/// file's lock ([`Workspace::lock_for_read`]) rather than show and record half a write.
+/// file's lock ([`Disk::lock_for_read`]) rather than show and record half a write.
 pub fn read(
-    ws: &Workspace,
+    ws: &dyn Disk,
     store: &dyn SnapshotStore,
     path: &str,
     offset: Option<ReadArg<'_>>,
@@ -287,16 +289,14 @@ pub fn read(
     };
     let target = &opened.target;
     let bytes: Vec<u8>;
-    let source = match std::fs::metadata(&target.real) {
-        Err(err) => match err.kind() {
-            std::io::ErrorKind::NotFound => Source::Missing,
-            std::io::ErrorKind::PermissionDenied => Source::Unreadable,
-            _ => Source::Inaccessible,
-        },
-        Ok(meta) if meta.is_dir() => Source::Directory,
+    let source = match ws.entry(target) {
+        Entry::Missing => Source::Missing,
+        Entry::Denied => Source::Unreadable,
+        Entry::Inaccessible => Source::Inaccessible,
+        Entry::Directory => Source::Directory,
         // FIFOs, sockets and devices are never opened (a FIFO would block).
-        Ok(meta) if !meta.is_file() => Source::Special,
-        Ok(_) => match ws.read(target) {
+        Entry::Special => Source::Special,
+        Entry::File { .. } => match ws.read(target) {
             Ok(Some(read)) => {
                 bytes = read;
                 Source::Bytes(&bytes)

@@ -1,9 +1,10 @@
 //! The hashline patch language engine (seed `000`).
 //!
-//! * [`edit`]: the whole tool call on a [`Workspace`]: split sections, parse, validate each
-//!   section's tag (recovering a stale one from the session's snapshots when that can be proven,
-//!   else the mismatch report), apply in memory, then write every file in one
-//!   [`Transaction`](crate::fs::Transaction) and record the new texts.
+//! * [`edit`]: the whole tool call on a [`Disk`] (a directory or in-memory files): split
+//!   sections, parse, validate each section's tag (recovering a stale one from the session's
+//!   snapshots when that can be proven, else the mismatch report), apply in memory, then write
+//!   every file in one [`Disk::write`] (on a directory, one
+//!   [`Transaction`](crate::fs::Transaction)) and record the new texts.
 //! * [`apply_to_text`]: the same computation on in-memory files.
 //! * [`preview`]: the final (non-streaming) preview: the numbered diff of one section.
 //! * [`read`]: `read --anchors tag`.
@@ -32,10 +33,10 @@ use hashline_state::SnapshotStore;
 use hashline_anchor::tag::file_tag;
 
 use crate::diff::{first_changed_line, numbered};
-use crate::fs::Workspace;
-use crate::pipeline::disk::{Disk, MemoryDisk};
+use crate::pipeline::disk::MemoryDisk;
 use crate::pipeline::execute::{execute, Done, FrontEnd, Run};
 use crate::pipeline::report::{change_report, noop_report};
+use crate::Disk;
 use crate::{FileOp, FileReport, Outcome};
 
 pub use crate::pipeline::disk::normalize_path;
@@ -74,7 +75,7 @@ impl std::fmt::Debug for EditOptions<'_> {
 /// files' locks (refusing if a file changed since it was read) and each new text is recorded in
 /// `store`. With `dry_run`, nothing is written or recorded and `files[].diff` shows the change.
 pub fn edit(
-    ws: &Workspace,
+    ws: &dyn Disk,
     store: &dyn SnapshotStore,
     input: &str,
     opts: &EditOptions<'_>,
@@ -90,7 +91,10 @@ pub fn apply_to_text(
     input: &str,
     opts: &EditOptions<'_>,
 ) -> Outcome {
-    run(&MemoryDisk::new(files), store, input, opts)
+    let disk = MemoryDisk::from_map(std::mem::take(files));
+    let outcome = run(&disk, store, input, opts);
+    *files = disk.into_map();
+    outcome
 }
 
 /// The final preview (`computeHashlineDiff`): exactly one section, the same tag rules as
@@ -98,7 +102,7 @@ pub fn apply_to_text(
 /// recorded. Success: `text` is the seed's numbered diff; an unchanged result is refused with
 /// `No changes would be made to <path>.`
 pub fn preview(
-    ws: &Workspace,
+    ws: &dyn Disk,
     store: &dyn SnapshotStore,
     input: &str,
     opts: &EditOptions<'_>,

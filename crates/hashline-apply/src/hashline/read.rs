@@ -5,9 +5,9 @@ use hashline_anchor::tag::{check_read_range, render_read};
 use hashline_core::ErrorCode;
 use hashline_state::SnapshotStore;
 
-use crate::fs::Workspace;
 use crate::pipeline::files::{open_for_read, read_text, Decoding};
 use crate::pipeline::report::read_report;
+use crate::Disk;
 use crate::Outcome;
 
 use super::messages;
@@ -17,7 +17,7 @@ use super::messages;
 /// read). Unlike the seed, which shows files over 4 MiB without a header (so they cannot be
 /// edited by line number), every file gets its tag: large generated files are edited too.
 pub fn read(
-    ws: &Workspace,
+    ws: &dyn Disk,
     store: &dyn SnapshotStore,
     path: &str,
     offset: Option<usize>,

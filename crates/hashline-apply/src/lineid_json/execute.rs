@@ -13,12 +13,13 @@ use super::plan::{application_order, lower, resolve, validate};
 use super::rebase::choose_base;
 use super::EditOptions;
 use crate::diff::first_changed_line;
-use crate::fs::{FsError, Workspace};
+use crate::fs::FsError;
 use crate::pipeline::commit::CommitError;
 use crate::pipeline::execute::{execute, EditPlan, FrontEnd, Intent, Land, Opened, Plan, Run};
 use crate::pipeline::files::{open_for_read, read_text, text_only, Decoding, FileRefusal};
 use crate::pipeline::report::{change_report, read_report};
 use crate::pipeline::stage::Spliced;
+use crate::Disk;
 use crate::{FileOp, FileReport, Outcome};
 
 /// A failed commit: nothing was written.
@@ -46,7 +47,7 @@ fn fs_error(e: FsError) -> EngineError {
 /// `read --anchors lineid`: `N#ID|content` rows of the file's canonical lines (`offset` = 1-based
 /// first line, `limit` = most rows), and the whole LF text recorded in `store`.
 pub fn read(
-    ws: &Workspace,
+    ws: &dyn Disk,
     store: &dyn SnapshotStore,
     path: &str,
     offset: Option<usize>,
@@ -78,7 +79,7 @@ pub fn read(
 /// delete too) is written through one [`Transaction`](crate::fs::Transaction), all or nothing. The new text is not
 /// recorded in `store` (the reply shows no anchors of it); a rename or delete forgets the old key.
 pub fn edit(
-    ws: &Workspace,
+    ws: &dyn Disk,
     store: &dyn SnapshotStore,
     request: &str,
     opts: &EditOptions<'_>,
@@ -131,7 +132,7 @@ fn report(req: &Request, op: FileOp, change: Option<(&str, &str)>, written: bool
 }
 
 fn run(
-    ws: &Workspace,
+    ws: &dyn Disk,
     store: &dyn SnapshotStore,
     request: &str,
     opts: &EditOptions<'_>,

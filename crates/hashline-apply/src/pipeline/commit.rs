@@ -4,7 +4,9 @@
 use hashline_core::ErrorCode;
 use hashline_state::{SnapshotStore, StoreError};
 
-use crate::fs::{FsError, Target, Transaction, Workspace};
+use crate::fs::{FsError, Target};
+
+use super::disk::{Change, Disk};
 
 /// How one staged file lands on disk.
 #[derive(Debug)]
@@ -113,45 +115,56 @@ impl CommitError {
     }
 }
 
-/// Write every file of `staged` through one [`Transaction`] (the caller holds the files'
-/// locks), then record each in the session store. Missing parent directories of created or
-/// moved-to files are created by the transaction, through directory handles (and removed
-/// again when the commit fails). `Ok` holds the
-/// store's worded failures, one list per staged file.
+/// Write every file of `staged` in one [`Disk::write`] (for the [`Workspace`](crate::fs::Workspace),
+/// one [`Transaction`](crate::fs::Transaction); the caller holds the files' locks), then record
+/// each in the session store. Missing parent directories of created or moved-to files are
+/// created by the transaction, through directory handles (and removed again when the commit
+/// fails). `Ok` holds the store's worded failures, one list per staged file.
 pub(crate) fn commit(
-    ws: &Workspace,
-    staged: Vec<Staged<'_>>,
+    disk: &dyn Disk,
+    mut staged: Vec<Staged<'_>>,
     recorder: &Recorder<'_>,
 ) -> Result<Vec<Vec<String>>, CommitError> {
-    let mut tx = Transaction::new();
-    let mut records: Vec<Staged<'_>> = Vec::with_capacity(staged.len());
-    for mut s in staged {
+    let mut changes = Vec::with_capacity(staged.len());
+    for s in &mut staged {
         let bytes = std::mem::take(&mut s.bytes);
-        match &mut s.landing {
-            Landing::Update { expected } => {
-                tx.write(s.target, Some(std::mem::take(expected)), bytes);
-            }
-            Landing::Create => {
-                tx.write(s.target, None, bytes);
-            }
-            Landing::Delete { expected } => tx.delete(s.target, std::mem::take(expected)),
+        let target = s.target;
+        changes.push(match &mut s.landing {
+            Landing::Update { expected } => Change::Write {
+                target,
+                expected: Some(std::mem::take(expected)),
+                bytes,
+            },
+            Landing::Create => Change::Write {
+                target,
+                expected: None,
+                bytes,
+            },
+            Landing::Delete { expected } => Change::Delete {
+                target,
+                expected: std::mem::take(expected),
+            },
             Landing::Rename {
                 expected,
                 dest,
                 overwrite,
-            } => {
-                tx.rename(s.target, std::mem::take(expected), dest, bytes, *overwrite);
-            }
-        }
-        records.push(s);
+            } => Change::Rename {
+                target,
+                expected: std::mem::take(expected),
+                dest,
+                bytes,
+                overwrite: *overwrite,
+            },
+        });
     }
-    tx.commit(ws)?;
-    Ok(records.iter().map(|s| recorder.landed(s)).collect())
+    disk.write(changes)?;
+    Ok(staged.iter().map(|s| recorder.landed(s)).collect())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fs::Workspace;
     use hashline_state::MemoryStore;
 
     fn setup(files: &[(&str, &str)]) -> (tempfile::TempDir, Workspace) {

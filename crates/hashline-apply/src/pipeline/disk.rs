@@ -1,32 +1,107 @@
-//! [`Disk`]: where the executor resolves, locks, reads and writes: the [`Workspace`] of the tool,
-//! or in-memory files ([`MemoryDisk`]) for library callers and conformance runs.
+//! [`Disk`]: the file system every command runs on: the [`Workspace`] of the tool (a real
+//! directory, confined, locked, journaled), or in-memory files ([`MemoryDisk`]) for library
+//! callers, tests and conformance runs. A caller may implement it for its own file system.
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
 
-use crate::fs::{FsError, LockGuard, Target, Workspace};
+use crate::fs::{FsError, LockGuard, Target, Transaction, Workspace};
 
-use super::commit::{commit, CommitError, Recorder, Staged};
+/// What a resolved name is on the file system.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Entry {
+    /// Nothing exists there.
+    Missing,
+    /// A regular file; `read_only` when it has no write permission (it is then never changed).
+    File {
+        /// The file may not be written.
+        read_only: bool,
+    },
+    /// A directory.
+    Directory,
+    /// A FIFO, socket or device: never opened.
+    Special,
+    /// It cannot be looked at: permission denied.
+    Denied,
+    /// It cannot be looked at for another reason.
+    Inaccessible,
+}
 
-/// The file system seam of the executor.
-pub(crate) trait Disk {
-    /// Resolve a request path to its target (its store key is the file's identity).
+impl Entry {
+    /// Whether something exists there (a file, a directory or a special file).
+    pub fn exists(self) -> bool {
+        matches!(self, Entry::File { .. } | Entry::Directory | Entry::Special)
+    }
+}
+
+/// One change of a [`Disk::write`] call. Every `expected` is the content the caller read: the
+/// write is refused ([`FsError::Changed`]) when the file no longer holds it.
+#[derive(Debug)]
+pub enum Change<'a> {
+    /// Create (`expected: None`: the file must not exist) or replace the file.
+    Write {
+        /// The file.
+        target: &'a Target,
+        /// Its content as read (`None`: it did not exist).
+        expected: Option<Vec<u8>>,
+        /// The new content.
+        bytes: Vec<u8>,
+    },
+    /// Remove the file.
+    Delete {
+        /// The file.
+        target: &'a Target,
+        /// Its content as read.
+        expected: Vec<u8>,
+    },
+    /// Move the file to `dest` with new content.
+    Rename {
+        /// The file.
+        target: &'a Target,
+        /// Its content as read.
+        expected: Vec<u8>,
+        /// Where it goes.
+        dest: &'a Target,
+        /// The new content.
+        bytes: Vec<u8>,
+        /// Replace an existing `dest` (else [`FsError::Exists`]).
+        overwrite: bool,
+    },
+}
+
+/// The file system seam: how a command resolves, locks, inspects, reads and writes files.
+///
+/// [`Workspace`] is the real one; [`MemoryDisk`] holds files in memory. Every command of
+/// every dialect goes through it, so a whole session can run over a virtual tree. An
+/// implementation must be all or nothing in [`Disk::write`] and must refuse a change whose
+/// file no longer holds its `expected` content.
+pub trait Disk: Send + Sync {
+    /// Resolve a request path to its target; the target's `key` is the file's identity (the
+    /// session's snapshots are recorded under it). Refuse names outside the tree.
     fn resolve(&self, path: &str) -> Result<Target, FsError>;
-    /// Lock `targets` until the guard drops (`None`: nothing to lock).
-    fn lock(&self, targets: &[&Target]) -> Result<Option<LockGuard>, FsError>;
-    /// The file's bytes, `None` when it does not exist.
+    /// Lock `targets` against other writers until the guard drops (`None`: nothing to lock).
+    fn lock(&self, _targets: &[&Target]) -> Result<Option<LockGuard>, FsError> {
+        Ok(None)
+    }
+    /// Lock `target` for a read when a running write could be seen half done (`None`: no lock
+    /// needed).
+    fn lock_for_read(&self, _target: &Target) -> Result<Option<LockGuard>, FsError> {
+        Ok(None)
+    }
+    /// The file's bytes, `None` when it does not exist ([`FsError::IsDirectory`] for a
+    /// directory).
     fn read(&self, target: &Target) -> Result<Option<Vec<u8>>, FsError>;
+    /// What the target is.
+    fn entry(&self, target: &Target) -> Entry;
+    /// The entries of directory `dir` (a target's `real` path, or a child of one): each name
+    /// and whether it is a directory. Empty when it cannot be listed.
+    fn children(&self, dir: &Path) -> Vec<(String, bool)>;
     /// The directory absolute request paths are made relative to, if any.
     fn cwd(&self) -> Option<String>;
-    /// Write every staged file, all or nothing (the caller holds their locks), and record each
-    /// in the session store. `Ok`
-    /// holds the store's worded failures, one list per staged file.
-    fn commit(
-        &self,
-        staged: Vec<Staged<'_>>,
-        recorder: &Recorder<'_>,
-    ) -> Result<Vec<Vec<String>>, CommitError>;
+    /// Apply every change, all or nothing (the caller holds their locks).
+    fn write(&self, changes: Vec<Change<'_>>) -> Result<(), FsError>;
 }
 
 impl Disk for Workspace {
@@ -38,40 +113,152 @@ impl Disk for Workspace {
         Workspace::lock(self, targets).map(Some)
     }
 
+    fn lock_for_read(&self, target: &Target) -> Result<Option<LockGuard>, FsError> {
+        Workspace::lock_for_read(self, target)
+    }
+
     fn read(&self, target: &Target) -> Result<Option<Vec<u8>>, FsError> {
         Workspace::read(self, target)
+    }
+
+    fn entry(&self, target: &Target) -> Entry {
+        match std::fs::metadata(&target.real) {
+            Err(e) => match e.kind() {
+                std::io::ErrorKind::NotFound => Entry::Missing,
+                std::io::ErrorKind::PermissionDenied => Entry::Denied,
+                _ => Entry::Inaccessible,
+            },
+            Ok(meta) if meta.is_dir() => Entry::Directory,
+            Ok(meta) if !meta.is_file() => Entry::Special,
+            Ok(meta) => Entry::File {
+                read_only: meta.permissions().readonly(),
+            },
+        }
+    }
+
+    fn children(&self, dir: &Path) -> Vec<(String, bool)> {
+        // Symlinks followed, as `find -L` does; unreadable directories list nothing.
+        let Ok(read) = std::fs::read_dir(dir) else {
+            return Vec::new();
+        };
+        read.flatten()
+            .map(|e| {
+                let is_dir = std::fs::metadata(e.path()).is_ok_and(|m| m.is_dir());
+                (e.file_name().to_string_lossy().into_owned(), is_dir)
+            })
+            .collect()
     }
 
     fn cwd(&self) -> Option<String> {
         Some(self.root().display().to_string())
     }
 
-    fn commit(
-        &self,
-        staged: Vec<Staged<'_>>,
-        recorder: &Recorder<'_>,
-    ) -> Result<Vec<Vec<String>>, CommitError> {
-        // The executor holds the targets' locks since before it read them.
-        commit(self, staged, recorder)
+    fn write(&self, changes: Vec<Change<'_>>) -> Result<(), FsError> {
+        let mut tx = Transaction::new();
+        for change in changes {
+            match change {
+                Change::Write {
+                    target,
+                    expected,
+                    bytes,
+                } => tx.write(target, expected, bytes),
+                Change::Delete { target, expected } => tx.delete(target, expected),
+                Change::Rename {
+                    target,
+                    expected,
+                    dest,
+                    bytes,
+                    overwrite,
+                } => tx.rename(target, expected, dest, bytes, overwrite),
+            }
+        }
+        tx.commit(self)
     }
 }
 
 /// In-memory files keyed by normalized path (see [`normalize_path`]): lexical identity, no
-/// locks; a commit replaces the map's entries.
-pub(crate) struct MemoryDisk<'a> {
-    files: RefCell<&'a mut BTreeMap<String, Vec<u8>>>,
+/// locks, directories implied by the files under them. `Send + Sync`: one tree can serve
+/// several threads (a write checks every expected content and applies all changes under one
+/// lock).
+#[derive(Debug, Default)]
+pub struct MemoryDisk {
+    files: Mutex<BTreeMap<String, Vec<u8>>>,
 }
 
-impl<'a> MemoryDisk<'a> {
-    /// Files `files` (keys already normalized).
-    pub fn new(files: &'a mut BTreeMap<String, Vec<u8>>) -> MemoryDisk<'a> {
+impl MemoryDisk {
+    /// An empty tree.
+    pub fn new() -> MemoryDisk {
+        MemoryDisk::default()
+    }
+
+    /// A tree holding `files` (path, content); paths are normalized, and one climbing above
+    /// the root with `..` is skipped.
+    pub fn with_files<P, B>(files: impl IntoIterator<Item = (P, B)>) -> MemoryDisk
+    where
+        P: AsRef<str>,
+        B: Into<Vec<u8>>,
+    {
+        let map = files
+            .into_iter()
+            .filter_map(|(p, b)| normalize_path(p.as_ref()).map(|k| (k, b.into())))
+            .collect();
+        MemoryDisk::from_map(map)
+    }
+
+    /// A tree over `files`, whose keys are already normalized.
+    pub fn from_map(files: BTreeMap<String, Vec<u8>>) -> MemoryDisk {
         MemoryDisk {
-            files: RefCell::new(files),
+            files: Mutex::new(files),
         }
+    }
+
+    /// Create or replace the file at `path` (normalized; `false` when it climbs above the
+    /// root).
+    pub fn insert(&self, path: &str, bytes: impl Into<Vec<u8>>) -> bool {
+        match normalize_path(path) {
+            Some(key) => {
+                self.map().insert(key, bytes.into());
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The content of the file at `path`, if there is one.
+    pub fn get(&self, path: &str) -> Option<Vec<u8>> {
+        normalize_path(path).and_then(|k| self.map().get(&k).cloned())
+    }
+
+    /// A copy of every file, keyed by normalized path.
+    pub fn snapshot(&self) -> BTreeMap<String, Vec<u8>> {
+        self.map().clone()
+    }
+
+    /// The files, keyed by normalized path.
+    pub fn into_map(self) -> BTreeMap<String, Vec<u8>> {
+        self.files.into_inner().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The map; a panic of another holder leaves it as that holder left it (every write is
+    /// checked before anything is changed, so it is whole).
+    fn map(&self) -> MutexGuard<'_, BTreeMap<String, Vec<u8>>> {
+        self.files.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
 
-impl Disk for MemoryDisk<'_> {
+/// Whether `key` names a directory of `files`: the root, or a prefix of some file's key.
+fn is_dir(files: &BTreeMap<String, Vec<u8>>, key: &str) -> bool {
+    if key.is_empty() || key == "/" {
+        return true;
+    }
+    let prefix = format!("{key}/");
+    files
+        .range(prefix.clone()..)
+        .next()
+        .is_some_and(|(k, _)| k.starts_with(&prefix))
+}
+
+impl Disk for MemoryDisk {
     fn resolve(&self, path: &str) -> Result<Target, FsError> {
         let key = normalize_path(path).ok_or_else(|| FsError::OutsideRoot {
             path: path.to_owned(),
@@ -83,41 +270,112 @@ impl Disk for MemoryDisk<'_> {
         })
     }
 
-    fn lock(&self, _targets: &[&Target]) -> Result<Option<LockGuard>, FsError> {
-        Ok(None)
+    fn read(&self, target: &Target) -> Result<Option<Vec<u8>>, FsError> {
+        let files = self.map();
+        match files.get(&target.key) {
+            Some(bytes) => Ok(Some(bytes.clone())),
+            None if is_dir(&files, &target.key) => Err(FsError::IsDirectory {
+                path: target.display.clone(),
+            }),
+            None => Ok(None),
+        }
     }
 
-    fn read(&self, target: &Target) -> Result<Option<Vec<u8>>, FsError> {
-        Ok(self.files.borrow().get(&target.key).cloned())
+    fn entry(&self, target: &Target) -> Entry {
+        let files = self.map();
+        if files.contains_key(&target.key) {
+            Entry::File { read_only: false }
+        } else if is_dir(&files, &target.key) {
+            Entry::Directory
+        } else {
+            Entry::Missing
+        }
+    }
+
+    fn children(&self, dir: &Path) -> Vec<(String, bool)> {
+        let key = dir.to_string_lossy();
+        let prefix = match key.as_ref() {
+            "" => String::new(),
+            "/" => "/".to_owned(),
+            k => format!("{k}/"),
+        };
+        let files = self.map();
+        let mut out: Vec<(String, bool)> = Vec::new();
+        for k in files.keys().filter(|k| k.starts_with(&prefix)) {
+            let rest = &k[prefix.len()..];
+            let (name, nested) = match rest.split_once('/') {
+                Some((name, _)) => (name, true),
+                None => (rest, false),
+            };
+            if !name.is_empty() && out.last().is_none_or(|(last, _)| last != name) {
+                out.push((name.to_owned(), nested));
+            }
+        }
+        out
     }
 
     fn cwd(&self) -> Option<String> {
         None
     }
 
-    fn commit(
-        &self,
-        staged: Vec<Staged<'_>>,
-        recorder: &Recorder<'_>,
-    ) -> Result<Vec<Vec<String>>, CommitError> {
-        let mut files = self.files.borrow_mut();
-        let mut recorded = Vec::with_capacity(staged.len());
-        for mut s in staged {
-            match s.written() {
-                Some(written) => {
-                    let key = written.key.clone();
-                    files.insert(key, std::mem::take(&mut s.bytes));
+    fn write(&self, changes: Vec<Change<'_>>) -> Result<(), FsError> {
+        let mut files = self.map();
+        let changed = |t: &Target| FsError::Changed {
+            path: t.display.clone(),
+        };
+        // Every change is checked before any is applied: all or nothing.
+        for change in &changes {
+            match change {
+                Change::Write {
+                    target, expected, ..
+                } => {
+                    if files.get(&target.key) != expected.as_ref() {
+                        return Err(changed(target));
+                    }
                 }
-                None => {
-                    files.remove(&s.target.key);
+                Change::Delete { target, expected } => {
+                    if files.get(&target.key) != Some(expected) {
+                        return Err(changed(target));
+                    }
+                }
+                Change::Rename {
+                    target,
+                    expected,
+                    dest,
+                    overwrite,
+                    ..
+                } => {
+                    if files.get(&target.key) != Some(expected) {
+                        return Err(changed(target));
+                    }
+                    if !overwrite && dest.key != target.key && files.contains_key(&dest.key) {
+                        return Err(FsError::Exists {
+                            path: dest.display.clone(),
+                        });
+                    }
                 }
             }
-            if s.written().is_some_and(|w| w.key != s.target.key) {
-                files.remove(&s.target.key);
-            }
-            recorded.push(recorder.landed(&s));
         }
-        Ok(recorded)
+        for change in changes {
+            match change {
+                Change::Write { target, bytes, .. } => {
+                    files.insert(target.key.clone(), bytes);
+                }
+                Change::Delete { target, .. } => {
+                    files.remove(&target.key);
+                }
+                Change::Rename {
+                    target,
+                    dest,
+                    bytes,
+                    ..
+                } => {
+                    files.remove(&target.key);
+                    files.insert(dest.key.clone(), bytes);
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -146,7 +404,7 @@ pub fn normalize_path(path: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::normalize_path;
+    use super::*;
 
     #[test]
     fn lexical_identity() {
@@ -154,5 +412,60 @@ mod tests {
         assert_eq!(normalize_path("x//y/../a.ts").as_deref(), Some("x/a.ts"));
         assert_eq!(normalize_path("/abs/./p").as_deref(), Some("/abs/p"));
         assert_eq!(normalize_path("../a"), None);
+    }
+
+    fn target(disk: &MemoryDisk, path: &str) -> Target {
+        disk.resolve(path).expect("resolve")
+    }
+
+    #[test]
+    fn memory_tree_has_files_and_implied_directories() {
+        let disk = MemoryDisk::with_files([("src/a.rs", "a\n"), ("src/m/b.rs", "b\n")]);
+        assert_eq!(disk.entry(&target(&disk, "src")), Entry::Directory);
+        assert_eq!(disk.entry(&target(&disk, ".")), Entry::Directory);
+        assert_eq!(
+            disk.entry(&target(&disk, "./src/a.rs")),
+            Entry::File { read_only: false }
+        );
+        assert_eq!(disk.entry(&target(&disk, "src/x")), Entry::Missing);
+        assert!(matches!(
+            disk.read(&target(&disk, "src")),
+            Err(FsError::IsDirectory { .. })
+        ));
+        assert_eq!(
+            disk.children(Path::new("src")),
+            vec![("a.rs".to_owned(), false), ("m".to_owned(), true)]
+        );
+        assert_eq!(disk.children(Path::new("")), vec![("src".to_owned(), true)]);
+    }
+
+    #[test]
+    fn memory_write_is_all_or_nothing_and_refuses_stale_content() {
+        let disk = MemoryDisk::with_files([("a", "1"), ("b", "2")]);
+        let (a, b) = (target(&disk, "a"), target(&disk, "b"));
+        let stale = disk.write(vec![
+            Change::Write {
+                target: &a,
+                expected: Some(b"1".to_vec()),
+                bytes: b"one".to_vec(),
+            },
+            Change::Delete {
+                target: &b,
+                expected: b"not 2".to_vec(),
+            },
+        ]);
+        assert!(matches!(stale, Err(FsError::Changed { .. })));
+        assert_eq!(disk.get("a").as_deref(), Some(&b"1"[..]), "nothing applied");
+        let c = target(&disk, "c");
+        disk.write(vec![Change::Rename {
+            target: &b,
+            expected: b"2".to_vec(),
+            dest: &c,
+            bytes: b"two".to_vec(),
+            overwrite: false,
+        }])
+        .expect("rename");
+        assert_eq!(disk.get("b"), None);
+        assert_eq!(disk.get("c").as_deref(), Some(&b"two"[..]));
     }
 }

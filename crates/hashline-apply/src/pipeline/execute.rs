@@ -251,9 +251,8 @@ fn commit<F: FrontEnd>(
         word: &word,
         results: front.records_result(),
     };
-    let recorded = disk
-        .commit(staged, &recorder)
-        .map_err(|e| front.commit_error(e))?;
+    let recorded =
+        super::commit::commit(disk, staged, &recorder).map_err(|e| front.commit_error(e))?;
     for (i, warnings) in changed.into_iter().zip(recorded) {
         done[i].warnings.extend(warnings);
     }
@@ -361,19 +360,14 @@ mod tests {
 
     #[test]
     fn every_file_lands_and_is_recorded() {
-        let mut map = files();
+        let disk = MemoryDisk::from_map(files());
         let store = MemoryStore::new();
         let mut toy = Toy {
             files: vec![("a.txt", "A"), ("./b.txt", "B")],
         };
-        let done = execute(
-            &MemoryDisk::new(&mut map),
-            &store,
-            &mut toy,
-            &Run::default(),
-        )
-        .expect("ok");
+        let done = execute(&disk, &store, &mut toy, &Run::default()).expect("ok");
         assert_eq!(done[1].new_text, "B\nkeep\n");
+        let map = disk.snapshot();
         assert_eq!(map["a.txt"], b"A\nkeep\n");
         assert_eq!(map["b.txt"], b"B\r\nkeep\r\n");
         let head = store.head("b.txt").expect("store").expect("recorded");
@@ -382,26 +376,21 @@ mod tests {
 
     #[test]
     fn a_refused_file_leaves_every_file_as_it_was() {
-        let mut map = files();
+        let disk = MemoryDisk::from_map(files());
         let store = MemoryStore::new();
         let mut toy = Toy {
             files: vec![("a.txt", "A"), ("b.txt", "1:b")],
         };
-        let err = execute(
-            &MemoryDisk::new(&mut map),
-            &store,
-            &mut toy,
-            &Run::default(),
-        )
-        .expect_err("the guard refuses a pasted read anchor");
+        let err = execute(&disk, &store, &mut toy, &Run::default())
+            .expect_err("the guard refuses a pasted read anchor");
         assert_eq!(err.0, ErrorCode::PayloadContaminated, "{}", err.1);
-        assert_eq!(map, files());
+        assert_eq!(disk.snapshot(), files());
         assert!(store.head("a.txt").expect("store").is_none());
     }
 
     #[test]
     fn a_dry_run_writes_nothing() {
-        let mut map = files();
+        let disk = MemoryDisk::from_map(files());
         let run = Run {
             dry_run: true,
             ..Run::default()
@@ -409,14 +398,8 @@ mod tests {
         let mut toy = Toy {
             files: vec![("a.txt", "A")],
         };
-        let done = execute(
-            &MemoryDisk::new(&mut map),
-            &MemoryStore::new(),
-            &mut toy,
-            &run,
-        )
-        .expect("ok");
+        let done = execute(&disk, &MemoryStore::new(), &mut toy, &run).expect("ok");
         assert_eq!(done[0].new_text, "A\nkeep\n");
-        assert_eq!(map, files());
+        assert_eq!(disk.snapshot(), files());
     }
 }

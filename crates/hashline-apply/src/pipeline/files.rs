@@ -4,7 +4,9 @@
 use hashline_core::kind::Nul;
 use hashline_core::{name, ErrorCode, TextFile};
 
-use crate::fs::{FsError, LockGuard, Target, Workspace};
+use crate::fs::{FsError, LockGuard, Target};
+
+use super::disk::{Disk, Entry};
 
 /// A refusal of a file-level step: its stable code and the model-facing message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -43,7 +45,7 @@ impl From<name::UnsafeName> for FileRefusal {
 
 /// `path` resolved for any command, after the file-name rule of [`hashline_core::name`]: a name
 /// holding a control character is refused (`E_UNSAFE_PATH`) before anything is opened.
-pub(crate) fn resolve(ws: &Workspace, path: &str) -> Result<Target, FileRefusal> {
+pub(crate) fn resolve(ws: &dyn Disk, path: &str) -> Result<Target, FileRefusal> {
     name::check(path)?;
     Ok(ws.resolve(path)?)
 }
@@ -81,8 +83,8 @@ pub(crate) fn decode(bytes: Vec<u8>, decoding: Decoding) -> TextFile {
 }
 
 /// Whether the file exists and its permissions forbid writing it.
-pub(crate) fn is_read_only(target: &Target) -> bool {
-    std::fs::metadata(&target.real).is_ok_and(|m| m.permissions().readonly())
+pub(crate) fn is_read_only(disk: &dyn Disk, target: &Target) -> bool {
+    matches!(disk.entry(target), Entry::File { read_only: true })
 }
 
 /// A file opened for a `read` command: resolved, and locked when a running edit could be seen
@@ -90,19 +92,19 @@ pub(crate) fn is_read_only(target: &Target) -> bool {
 pub(crate) struct ForRead {
     /// The resolved file.
     pub target: Target,
-    /// Held until the read is recorded (see [`Workspace::lock_for_read`]).
+    /// Held until the read is recorded (see [`Disk::lock_for_read`]).
     _guard: Option<LockGuard>,
 }
 
 /// Resolve `path` for a read and take the read lock: a hard-linked file is rewritten in place,
 /// so the read waits for a running edit rather than show half.
-pub(crate) fn open_for_read(ws: &Workspace, path: &str) -> Result<ForRead, FileRefusal> {
+pub(crate) fn open_for_read(ws: &dyn Disk, path: &str) -> Result<ForRead, FileRefusal> {
     let target = resolve(ws, path)?;
     Ok(open_resolved(ws, target)?)
 }
 
 /// [`open_for_read`] of a target the caller resolved (after its own name checks).
-pub(crate) fn open_resolved(ws: &Workspace, target: Target) -> Result<ForRead, FsError> {
+pub(crate) fn open_resolved(ws: &dyn Disk, target: Target) -> Result<ForRead, FsError> {
     let guard = ws.lock_for_read(&target)?;
     Ok(ForRead {
         target,
@@ -114,7 +116,7 @@ pub(crate) fn open_resolved(ws: &Workspace, target: Target) -> Result<ForRead, F
 /// is refused ([`text_only`]). Only the text is kept: the bytes are dropped as soon as they are
 /// decoded (a 100 MB file is 100 MB less peak memory).
 pub(crate) fn read_text(
-    ws: &Workspace,
+    ws: &dyn Disk,
     file: &ForRead,
     nul: Nul,
     decoding: Decoding,

@@ -74,7 +74,8 @@ pub(crate) struct Opened<'a> {
     pub store: &'a dyn SnapshotStore,
     /// Whether this call writes and records nothing.
     pub dry_run: bool,
-    pub(super) disk: &'a dyn Disk,
+    /// The file system the file is on.
+    pub disk: &'a dyn Disk,
 }
 
 impl Opened<'_> {

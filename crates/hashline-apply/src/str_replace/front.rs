@@ -187,7 +187,7 @@ impl StrReplace {
     fn plan_edit(&mut self, opened: Opened<'_>) -> Result<Plan, Refusal> {
         let bytes = opened.bytes.ok_or_else(|| self.not_found())?;
         let file = validate(bytes, &self.shown, self.max_bytes)?;
-        if !opened.dry_run && is_read_only(opened.target) {
+        if !opened.dry_run && is_read_only(opened.disk, opened.target) {
             return Err(self.write_denied());
         }
         let live = file.text();
@@ -312,7 +312,7 @@ impl FrontEnd for StrReplace {
                         ),
                     ));
                 }
-                if !opened.dry_run && is_read_only(opened.target) {
+                if !opened.dry_run && is_read_only(opened.disk, opened.target) {
                     return Err(self.write_denied());
                 }
                 let Some(before) = entry.before else {

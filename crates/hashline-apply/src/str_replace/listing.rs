@@ -2,12 +2,17 @@
 //! oracle lists them — read through the file system, never through a shell (DEVIATIONS §24: the
 //! oracle builds an unquoted `find` command, so a name like `d$(touch x)` runs `touch`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::texts::{clip, DIR_CLIPPED};
+use crate::Disk;
 
-/// The listing of directory `dir`, shown as `shown` (`.` for the root).
-pub(crate) fn list(dir: &Path, shown: &str) -> String {
+/// The listing of directory `dir` of `disk`, shown as `shown` (`.` for the root).
+pub(crate) fn list(disk: &dyn Disk, dir: &Path, shown: &str) -> String {
+    let children = |dir: &Path| -> Vec<(String, PathBuf, bool)> {
+        let entries = disk.children(dir).into_iter();
+        entries.map(|(n, d)| (n.clone(), dir.join(n), d)).collect()
+    };
     let prefix = if shown == "." {
         String::new()
     } else {
@@ -46,19 +51,4 @@ pub(crate) fn list(dir: &Path, shown: &str) -> String {
         ));
     }
     out
-}
-
-/// The entries of `dir`: name, path, and whether it is a directory (symlinks followed, as
-/// `find -L` does). Unreadable directories list nothing.
-fn children(dir: &Path) -> Vec<(String, std::path::PathBuf, bool)> {
-    let Ok(read) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    read.flatten()
-        .map(|e| {
-            let path = e.path();
-            let is_dir = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
-            (e.file_name().to_string_lossy().into_owned(), path, is_dir)
-        })
-        .collect()
 }

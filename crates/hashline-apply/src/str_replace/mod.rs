@@ -23,11 +23,12 @@ use hashline_core::ErrorCode;
 use hashline_state::{SnapshotStore, UndoEntry};
 use hashline_syntax::str_replace::{parse_request, Command, RequestError};
 
-use crate::fs::{FsError, Workspace};
+use crate::fs::FsError;
 use crate::guard::GuardRefusal;
 use crate::pipeline::execute::{execute, Land, Run};
 use crate::pipeline::files::open_resolved;
 use crate::pipeline::report::{change_report, read_report};
+use crate::{Disk, Entry};
 use crate::{FileOp, FileReport, Outcome};
 
 use front::{validate, Placed, StrReplace};
@@ -101,7 +102,7 @@ impl From<RequestError> for Refusal {
 /// the text it shows in `store` (a read); the edits run through the shared executor and record
 /// their result and an undo entry.
 pub fn edit(
-    ws: &Workspace,
+    ws: &dyn Disk,
     store: &dyn SnapshotStore,
     request: &str,
     opts: &EditOptions<'_>,
@@ -122,7 +123,7 @@ pub fn edit(
 }
 
 fn run(
-    ws: &Workspace,
+    ws: &dyn Disk,
     store: &dyn SnapshotStore,
     request: &str,
     opts: &EditOptions<'_>,
@@ -131,9 +132,9 @@ fn run(
     let raw = parse_request(request)?;
     let shown = display(&raw.path);
     let target = ws.resolve(&shown).map_err(|e| fs_refusal(&e, &shown))?;
-    let meta = std::fs::metadata(&target.real).ok();
-    let is_dir = meta.as_ref().is_some_and(std::fs::Metadata::is_dir);
-    match (raw.command.as_str(), meta.is_some()) {
+    let entry = ws.entry(&target);
+    let is_dir = entry == Entry::Directory;
+    match (raw.command.as_str(), entry.exists()) {
         ("create", true) => return Err(exists(&shown)),
         ("create", false) => {}
         (_, false) => return Err(missing(&shown)),
@@ -254,7 +255,7 @@ fn run(
 
 /// `view`: a directory's listing, or the file's numbered lines (recorded as a read).
 fn view(
-    ws: &Workspace,
+    ws: &dyn Disk,
     store: &dyn SnapshotStore,
     (shown, is_dir): (&str, bool),
     range: Option<(i64, i64)>,
@@ -271,7 +272,7 @@ fn view(
                 format!("Invalid `view_range` parameter: {sent}. The `view_range` parameter is not allowed when `path` points to a directory."),
             ));
         }
-        let text = listing::list(&opened.target.real, shown);
+        let text = listing::list(ws, &opened.target.real, shown);
         return Ok(ok(text, read_report(shown, "")));
     }
     let bytes = ws

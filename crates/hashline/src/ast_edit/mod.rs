@@ -2,7 +2,9 @@
 //! discards or lists the queued previews.
 //!
 //! Texts follow seed `002` (`ast_edit` / `resolve`); `--json` consumers get the structured
-//! [`PreviewReport`] / [`ResolveReport`] beside the usual [`Outcome`] fields.
+//! [`PreviewReport`] / [`ResolveReport`] beside the usual [`Outcome`] fields. Over a directory
+//! the preview walks it as ripgrep does; over any other [`hashline_apply::Disk`] it walks and
+//! reads through the disk (`tree.rs`).
 
 use hashline_apply::diff::{first_changed_line, unified};
 use hashline_apply::{FileOp, FileReport, Outcome};
@@ -47,6 +49,7 @@ impl Default for AstEditOptions {
 
 mod render;
 mod report;
+mod tree;
 
 use render::*;
 pub use report::{
@@ -82,7 +85,12 @@ impl Engine {
         request.allow_syntax_errors = options.allow_syntax_errors;
         request.hidden = options.hidden;
         request.no_ignore = options.no_ignore;
-        let preview = match hashline_ast::preview_with_progress(&request, progress) {
+        let planned = match self.workspace() {
+            Some(_) => hashline_ast::preview_with_progress(&request, progress),
+            // Any other file system: walked and read through the `Disk`.
+            None => hashline_ast::preview_in(&request, &tree::DiskTree(self.disk()), progress),
+        };
+        let preview = match planned {
             Ok(p) => p,
             Err(e) => return refused_edit(e.code(), e.to_string()),
         };
@@ -106,7 +114,7 @@ impl Engine {
                 // The store keeps MAX_PATHS paths: recording more would only evict these.
                 if n < MAX_PATHS {
                     let recorded = self
-                        .ws
+                        .disk()
                         .resolve(&f.abs.to_string_lossy())
                         .map_err(|e| e.to_string())
                         .and_then(|t| {
@@ -143,7 +151,7 @@ impl Engine {
     pub fn resolve(&self, action: ResolveAction) -> ResolveOutcome {
         let result = self.queue().and_then(|queue| match &action {
             ResolveAction::Apply { id, only } => queue
-                .apply(&self.ws, *id, only.as_deref())
+                .apply(self.disk(), *id, only.as_deref())
                 .map(|applied| self.applied(applied)),
             // Nothing queued is a refusal for `discard` as for `apply` (E_NO_PREVIEW, exit 1).
             ResolveAction::Discard { id: None } if queue.list()?.is_empty() => {

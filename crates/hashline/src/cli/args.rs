@@ -214,6 +214,15 @@ pub enum ResolveCommand {
     List,
 }
 
+/// Whether the raw command line asks for `--json` (before a `--`), for the errors clap reports
+/// before it has parsed anything.
+pub fn json_requested() -> bool {
+    std::env::args_os()
+        .skip(1)
+        .take_while(|a| a != "--")
+        .any(|a| a == "--json")
+}
+
 fn parse_preview_id(s: &str) -> Result<PreviewId, String> {
     s.parse()
 }

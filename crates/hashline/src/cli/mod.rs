@@ -10,33 +10,24 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use hashline::{
-    AstEditOptions, EditOptions, EngineConfig, ReadOptions, ResolveAction, Rule, Session,
+    AstEditOptions, EditOptions, EngineConfig, ErrorCode, ReadOptions, ResolveAction, Rule, Session,
 };
 
 use args::{Cli, Command, ResolveCommand, StateCommand};
 
 /// Run the CLI with the process's arguments.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return output::usage(e, args::json_requested()),
+    };
     if let Command::Grammar { format, dialect } = &cli.command {
-        return match hashline::grammar::grammar(*dialect, *format) {
-            Ok(g) => {
-                print!("{g}");
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("hashline: {e}");
-                ExitCode::from(2)
-            }
-        };
+        return output::print(&hashline::grammar::response(*dialect, *format), cli.json);
     }
     let config = EngineConfig::persistent(cli.root_dir(), cli.state_dir(), cli.session_name());
     let session = match Session::open(config) {
         Ok(session) => session,
-        Err(e) => {
-            eprintln!("hashline: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return output::failure(e.code(), e.to_string(), cli.json),
     };
     if let Some(report) = session.engine().recovered() {
         if !matches!(cli.command, Command::Recover) {
@@ -67,32 +58,19 @@ pub fn main() -> ExitCode {
             dry_run,
             allow_syntax_errors,
             file,
-        } => match input::read_text(file.as_deref()) {
-            Ok(text) => {
+        } => match input::read_bytes(file.as_deref()) {
+            Ok(bytes) => {
                 let options = EditOptions {
                     dry_run: *dry_run,
                     allow_syntax_errors: *allow_syntax_errors,
                     max_file_mb: *max_file_mb,
                     overwrite: *overwrite,
                 };
-                let response = session.edit(&text, *dialect, &options);
-                output::explain_parse_error(&response.outcome, &text);
+                let response = session.edit_bytes(&bytes, *dialect, &options);
+                output::explain_parse_error(&response.outcome, &bytes);
                 response
             }
-            Err(e)
-                if *dialect == hashline::Dialect::ApplyPatch
-                    && e.kind() == std::io::ErrorKind::InvalidData =>
-            {
-                // Codex's refusal of a patch that is not UTF-8.
-                hashline::Response::from_outcome(hashline::Outcome::refused(
-                    hashline::ErrorCode::Parse,
-                    "Error: apply_patch requires a UTF-8 PATCH argument.",
-                ))
-            }
-            Err(e) => {
-                eprintln!("hashline: {e}");
-                return ExitCode::from(2);
-            }
+            Err(e) => return output::failure(e.code, e.message, cli.json),
         },
         Command::Write {
             path,
@@ -100,10 +78,7 @@ pub fn main() -> ExitCode {
             anchors,
         } => match input::read_bytes(file.as_deref()) {
             Ok(bytes) => session.write(path, &bytes, *anchors),
-            Err(e) => {
-                eprintln!("hashline: {e}");
-                return ExitCode::from(2);
-            }
+            Err(e) => return output::failure(e.code, e.message, cli.json),
         },
         Command::AstEdit {
             pat,
@@ -116,12 +91,12 @@ pub fn main() -> ExitCode {
             paths,
         } => {
             if pat.len() != out.len() {
-                eprintln!(
-                    "hashline: ast-edit needs one --out per --pat (got {} --pat and {} --out); use --out '' to delete matches",
+                let why = format!(
+                    "ast-edit needs one --out per --pat (got {} --pat and {} --out); use --out '' to delete matches",
                     pat.len(),
                     out.len()
                 );
-                return ExitCode::from(2);
+                return output::failure(ErrorCode::Usage, why, cli.json);
             }
             let rules = pat.iter().zip(out).map(|(p, o)| Rule::new(p, o)).collect();
             let options = AstEditOptions {
@@ -149,11 +124,9 @@ pub fn main() -> ExitCode {
             };
             session.resolve(action)
         }
-        Command::Undo { list: true, .. } => {
-            hashline::Response::from_outcome(session.engine().undo_list())
-        }
-        Command::Undo { id, .. } => hashline::Response::from_outcome(session.engine().undo(*id)),
-        Command::Recover => hashline::Response::from_outcome(session.engine().recover()),
+        Command::Undo { list: true, .. } => session.undo_list(),
+        Command::Undo { id, .. } => session.undo(*id),
+        Command::Recover => session.recover(),
         Command::State { action } => session.state(match action {
             None | Some(StateCommand::List) => hashline::StateAction::List,
             Some(StateCommand::Prune {

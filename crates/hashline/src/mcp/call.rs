@@ -6,7 +6,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
 use crate::{
-    Anchors, AstEditOptions, Dialect, EditOptions, ErrorCode, Outcome, PreviewId, ReadOptions,
+    AstEditOptions, Dialect, EditOptions, ErrorCode, Outcome, PreviewId, ReadOptions,
     ResolveAction, Response, Rule, Session,
 };
 
@@ -96,7 +96,7 @@ pub(crate) fn run(
     let args = arguments.unwrap_or_default();
     match name {
         "read" => with_args(name, args, |a: ReadArgs| {
-            let anchors = anchors_of(pick(dialect, a.dialect.as_deref())?);
+            let anchors = pick(dialect, a.dialect.as_deref())?.read_anchors();
             let options = ReadOptions {
                 anchors,
                 offset: a.offset.map(|n| n.to_string()),
@@ -124,7 +124,7 @@ pub(crate) fn run(
             Ok(session.edit(&patch, dialect, &options))
         }),
         "write" => with_args(name, args, |a: WriteArgs| {
-            let anchors = anchors_of(pick(dialect, a.dialect.as_deref())?);
+            let anchors = pick(dialect, a.dialect.as_deref())?.read_anchors();
             Ok(session.write(&a.path, a.content.as_bytes(), anchors))
         }),
         "ast_edit" => with_args(name, args, |a: AstEditArgs| {
@@ -203,18 +203,6 @@ fn pick(server: Dialect, call: Option<&str>) -> Result<Dialect, String> {
     match call {
         None => Ok(server),
         Some(name) => name.parse(),
-    }
-}
-
-/// The anchors a read in `dialect` shows.
-pub(crate) fn anchors_of(dialect: Dialect) -> Anchors {
-    match dialect {
-        // The text-matching dialects name no anchors: a read shows the tagged view.
-        Dialect::Auto | Dialect::Hashline | Dialect::StrReplace | Dialect::ApplyPatch => {
-            Anchors::Tag
-        }
-        Dialect::HashJson => Anchors::Hash,
-        Dialect::LineidJson => Anchors::Lineid,
     }
 }
 

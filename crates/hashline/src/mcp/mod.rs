@@ -42,8 +42,14 @@ pub struct Server {
 impl Server {
     /// A server over `session`.
     pub fn new(session: Session, options: McpOptions) -> Server {
+        Server::shared(Arc::new(session), options)
+    }
+
+    /// A server over a session the embedder keeps using too (its calls and the server's see
+    /// the same snapshots).
+    pub fn shared(session: Arc<Session>, options: McpOptions) -> Server {
         Server {
-            session: Arc::new(session),
+            session,
             dialect: options.dialect,
             tools: Arc::new(tools::tools(options.dialect)),
             gate: Arc::new(tokio::sync::Mutex::new(())),
