@@ -58,6 +58,17 @@ pub struct FileReport {
 }
 
 impl Outcome {
+    /// A success with the model-facing `text`, no warnings and no file reports.
+    pub fn success(text: impl Into<String>) -> Outcome {
+        Outcome {
+            ok: true,
+            code: None,
+            text: text.into(),
+            warnings: Vec::new(),
+            files: Vec::new(),
+        }
+    }
+
     /// A refusal with `code` and the model-facing `text`.
     pub fn refused(code: ErrorCode, text: impl Into<String>) -> Outcome {
         Outcome {

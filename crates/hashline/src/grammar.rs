@@ -195,13 +195,7 @@ pub fn grammar(dialect: Dialect, format: GrammarFormat) -> Result<String, String
 /// the formats the dialect has; the `--json` object adds `grammar: {format, dialect}`.
 pub fn response(dialect: Dialect, format: GrammarFormat) -> Response {
     let outcome = match grammar(dialect, format) {
-        Ok(text) => Outcome {
-            ok: true,
-            code: None,
-            text,
-            warnings: Vec::new(),
-            files: Vec::new(),
-        },
+        Ok(text) => Outcome::success(text),
         Err(why) => Outcome::refused(ErrorCode::Usage, why),
     };
     let report = GrammarReport {

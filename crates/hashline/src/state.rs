@@ -125,7 +125,9 @@ impl Engine {
     pub fn state(&self, action: StateAction) -> StateOutcome {
         let Some(store) = self.sqlite.as_ref() else {
             return StateOutcome {
-                outcome: ok("This engine keeps its session in memory: there is no state to list or prune.\n".into()),
+                outcome: Outcome::success(
+                    "This engine keeps its session in memory: there is no state to list or prune.\n",
+                ),
                 sessions: Vec::new(),
                 removed: Vec::new(),
                 database: None,
@@ -177,21 +179,11 @@ impl Engine {
             StateAction::Prune { dry_run, .. } => prune_text(&pruned, dry_run, &database),
         };
         StateOutcome {
-            outcome: ok(text),
+            outcome: Outcome::success(text),
             sessions: pruned.kept.iter().map(report).collect(),
             removed: pruned.removed.iter().map(report).collect(),
             database: Some(database),
         }
-    }
-}
-
-fn ok(text: String) -> Outcome {
-    Outcome {
-        ok: true,
-        code: None,
-        text,
-        warnings: Vec::new(),
-        files: Vec::new(),
     }
 }
 

@@ -101,13 +101,7 @@ impl Engine {
         if text.is_empty() {
             text = "nothing to undo\n".to_owned();
         }
-        Outcome {
-            ok: true,
-            code: None,
-            text,
-            warnings: Vec::new(),
-            files: Vec::new(),
-        }
+        Outcome::success(text)
     }
 }
 

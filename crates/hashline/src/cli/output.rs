@@ -23,13 +23,7 @@ pub fn usage(e: clap::Error, json: bool) -> ExitCode {
     let status = e.exit_code();
     let text = e.render().to_string();
     let outcome = if status == 0 {
-        Outcome {
-            ok: true,
-            code: None,
-            text,
-            warnings: Vec::new(),
-            files: Vec::new(),
-        }
+        Outcome::success(text)
     } else {
         Outcome::refused(ErrorCode::Usage, text)
     };

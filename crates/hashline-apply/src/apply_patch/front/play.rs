@@ -224,20 +224,10 @@ impl ApplyPatch {
             Err(refused) => {
                 forget(carry.store, carry.key, d.live.text(), carry.dry_run);
                 d.now = Some(now);
-                let stale: Vec<(String, usize)> = refused
-                    .stale
-                    .iter()
-                    .zip(&refused.nears)
-                    .map(|(&k, &near)| {
-                        let what = edits
-                            .get(k)
-                            .and_then(|e| self.labels[i].get(e.origin))
-                            .cloned()
-                            .unwrap_or_else(|| format!("the patch's hunks of {path}"));
-                        (what, d.live_line(near))
-                    })
-                    .collect();
-                let stale = dedup(stale);
+                let stale =
+                    self.named_stale(i, path, edits, &refused.stale, &refused.nears, |near| {
+                        d.live_line(near)
+                    });
                 let lines = codex_lines(d.live);
                 let view: Vec<&str> = lines.iter().map(|l| &**l).collect();
                 Err(texts::stale(path, &stale, total, &view))
@@ -320,26 +310,37 @@ impl ApplyPatch {
             Err(refused) => refused,
         };
         let path = self.groups[i].path.clone();
-        let stale: Vec<(String, usize)> = refused
-            .stale
-            .iter()
-            .zip(&refused.nears)
-            .map(|(&k, &near)| {
-                let what = edits
-                    .get(k)
-                    .and_then(|e| self.labels[i].get(e.origin))
-                    .cloned()
-                    .unwrap_or_else(|| format!("the patch's hunks of {path}"));
-                (what, near)
-            })
-            .collect();
-        let stale = dedup(stale);
+        let stale = self.named_stale(i, &path, &edits, &refused.stale, &refused.nears, |n| n);
         let total = self.labels[i].len();
         let lines = codex_lines(live);
         let view: Vec<&str> = lines.iter().map(|l| &**l).collect();
         let first = self.groups[i].hunks[0];
         self.fail(first, texts::stale(&path, &stale, total, &view));
         None
+    }
+}
+
+impl ApplyPatch {
+    /// The stale `edits` (indices `stale`, each near line `nears`, placed by `line`) of group
+    /// `i` named by their chunk, each chunk once, in order.
+    fn named_stale(
+        &self,
+        i: usize,
+        path: &str,
+        edits: &[Edit],
+        stale: &[usize],
+        nears: &[usize],
+        line: impl Fn(usize) -> usize,
+    ) -> Vec<(String, usize)> {
+        let named = stale.iter().zip(nears).map(|(&k, &near)| {
+            let what = edits
+                .get(k)
+                .and_then(|e| self.labels[i].get(e.origin))
+                .cloned()
+                .unwrap_or_else(|| format!("the patch's hunks of {path}"));
+            (what, line(near))
+        });
+        dedup(named.collect())
     }
 }
 
