@@ -16,6 +16,8 @@ pub const PARSE_ISSUES_SHOWN: usize = 20;
 pub const SNIPPET_CHARS: usize = 120;
 /// How many skipped nested matches the rendering lists.
 pub const SKIPPED_SHOWN: usize = 20;
+/// How many lines of a multi-line match, and of its replacement, the rendering shows.
+pub const CHANGE_LINES_SHOWN: usize = 8;
 
 /// `original` with `matches` (file order, not overlapping) written in: what applying those
 /// matches of a stored preview gives. `None` when a match's range does not hold its `before`
@@ -126,10 +128,24 @@ pub struct Preview {
 }
 
 /// First line of `s`, at most [`SNIPPET_CHARS`] characters, without a trailing `\r`.
-fn snippet(s: &str) -> String {
-    let first = s.split('\n').next().unwrap_or("");
-    let first = first.strip_suffix('\r').unwrap_or(first);
-    first.chars().take(SNIPPET_CHARS).collect()
+/// The rows of one side of a change: `{sign}LINE:text` for each line of `text` from `line` on
+/// (at most [`CHANGE_LINES_SHOWN`], each cut at [`SNIPPET_CHARS`] characters), then
+/// `{sign}… N more lines` when some are not shown.
+fn side_rows(sign: char, line: usize, text: &str, out: &mut Vec<String>) {
+    let lines: Vec<&str> = text
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    for (k, l) in lines.iter().take(CHANGE_LINES_SHOWN).enumerate() {
+        let cut: String = l.chars().take(SNIPPET_CHARS).collect();
+        out.push(format!("{sign}{}:{cut}", line + k));
+    }
+    if lines.len() > CHANGE_LINES_SHOWN {
+        out.push(format!(
+            "{sign}… {} more lines",
+            lines.len() - CHANGE_LINES_SHOWN
+        ));
+    }
 }
 
 impl Preview {
@@ -145,8 +161,10 @@ impl Preview {
             .flat_map(|f| f.matches.iter().map(|m| m.id.as_str()))
     }
 
-    /// The model-facing text: per file a `¶PATH#TAG` header and `-LINE:before` / `+LINE:after`
-    /// rows (first line of each snippet, at most 120 characters), then the skipped nested
+    /// The model-facing text: per file a `¶PATH#TAG` header and, per match, its id (`[F:M]`,
+    /// what `resolve apply --only` takes) and the seed's `-LINE:before` / `+LINE:after` rows
+    /// (every line of a multi-line change, up to [`CHANGE_LINES_SHOWN`] a side, each at most
+    /// [`SNIPPET_CHARS`] characters; the seed shows only the first), then the skipped nested
     /// matches, `Limit reached; narrow paths.` and the parse issues (at most 20 lines). Without
     /// replacements: `No replacements made` and the parse issues.
     pub fn render(&self) -> String {
@@ -162,8 +180,9 @@ impl Preview {
             }
             out.push(format!("¶{}#{}", file.path, file.tag));
             for m in &file.matches {
-                out.push(format!("-{}:{}", m.line, snippet(&m.before)));
-                out.push(format!("+{}:{}", m.line, snippet(&m.after)));
+                out.push(format!("[{}]", m.id));
+                side_rows('-', m.line, &m.before, &mut out);
+                side_rows('+', m.line, &m.after, &mut out);
             }
         }
         if !self.skipped.is_empty() {
@@ -293,8 +312,24 @@ mod tests {
     fn renders_seed_rows() {
         assert_eq!(
             sample().render(),
-            "¶a.ts#ABCD\n-1:foo(1)\n+1:bar(1)\n-2:foo(2)\n+2:bar(2)"
+            "¶a.ts#ABCD\n[1:1]\n-1:foo(1)\n+1:bar(1)\n[1:2]\n-2:foo(2)\n+2:bar(2)"
         );
+    }
+
+    #[test]
+    fn renders_a_multi_line_change_whole_up_to_a_bound() {
+        let mut p = sample();
+        p.files[0].matches[0].before = "foo(\r\n  a,\r\n  b)".into();
+        p.files[0].matches[0].after = (0..10)
+            .map(|i| format!("l{i}"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let text = p.render();
+        assert!(
+            text.starts_with("¶a.ts#ABCD\n[1:1]\n-1:foo(\n-2:  a,\n-3:  b)\n+1:l0\n+2:l1\n"),
+            "{text}"
+        );
+        assert!(text.contains("\n+8:l7\n+… 2 more lines\n[1:2]\n"), "{text}");
     }
 
     #[test]
@@ -320,7 +355,7 @@ mod tests {
         p.files[0].matches[0].before = format!("{}\nsecond", "x".repeat(200));
         p.limit_reached = true;
         let text = p.render();
-        assert!(text.contains(&format!("-1:{}\n", "x".repeat(120))));
+        assert!(text.contains(&format!("-1:{}\n-2:second\n", "x".repeat(120))));
         assert!(text.ends_with("\n\nLimit reached; narrow paths."));
     }
 

@@ -82,9 +82,9 @@ fn directory_preview_over_mixed_languages() {
 
     let tag = |path: &str| file_tag(FILES.iter().find(|f| f.0 == path).expect("file").1);
     let expected = format!(
-        "¶py/m.py#{}\n-1:foo(6)\n+1:bar(6)\n\n\
-         ¶src/a.ts#{}\n-1:foo(foo(1))\n+1:bar(foo(1))\n-2:foo(2)\n+2:bar(2)\n\n\
-         ¶src/b.tsx#{}\n-1:foo(3)\n+1:bar(3)\n\n\
+        "¶py/m.py#{}\n[1:1]\n-1:foo(6)\n+1:bar(6)\n\n\
+         ¶src/a.ts#{}\n[2:1]\n-1:foo(foo(1))\n+1:bar(foo(1))\n[2:2]\n-2:foo(2)\n+2:bar(2)\n\n\
+         ¶src/b.tsx#{}\n[3:1]\n-1:foo(3)\n+1:bar(3)\n\n\
          Skipped 1 nested match inside a match of the same rule (the outer match is rewritten; run ast_edit again after applying to rewrite the inner ones):\n\
          - src/a.ts:1 inside line 1 (`foo($A)`)\n\n\
          Parse issues:\n- src/broken.ts: parse error (syntax tree contains error nodes)",

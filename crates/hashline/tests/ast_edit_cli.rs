@@ -84,13 +84,19 @@ fn preview_then_apply_writes_exactly_what_the_preview_said() {
     assert_eq!(matches[1]["byte_range"]["end"], 24);
     let text = json["text"].as_str().expect("text");
     assert!(text.starts_with(&format!(
-        "Staged as preview {} — files NOT modified yet.",
+        "Staged as preview {} (3 replacements in 2 files) — files NOT modified yet.",
         p["id"]
     )));
     assert!(text.contains("\n\n¶src/a.ts#"), "{text}");
     assert!(
-        text.contains("\n-1:foo(1)\n+1:baz(1, 0)\n-2:foo(2)\n+2:baz(2, 0)\n\n¶src/b.ts#"),
+        text.contains(
+            "\n[1:1]\n-1:foo(1)\n+1:baz(1, 0)\n[1:2]\n-2:foo(2)\n+2:baz(2, 0)\n\n¶src/b.ts#"
+        ),
         "{text}"
+    );
+    assert!(
+        text.contains("\n[2:1]\n-"),
+        "every match shows its id: {text}"
     );
     assert_eq!(read(r, "src/a.ts"), A, "a preview writes nothing");
 

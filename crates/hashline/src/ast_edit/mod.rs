@@ -139,7 +139,7 @@ impl Engine {
             .collect();
         let mut text = preview.render();
         if let Some(id) = id {
-            text = format!("{}\n\n{text}", pending_notice(id));
+            text = format!("{}\n\n{text}", pending_notice(id, &preview));
         }
         AstEditOutcome {
             outcome: success_with(text, warnings, files),

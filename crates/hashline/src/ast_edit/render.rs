@@ -5,11 +5,14 @@ use super::*;
 use hashline_apply::warnings_block;
 
 /// The first line of a queued preview: nothing is written yet, and how to apply or discard.
-pub(super) fn pending_notice(id: PreviewId) -> String {
+pub(super) fn pending_notice(id: PreviewId, preview: &Preview) -> String {
+    let (n, files) = (preview.total_replacements(), preview.files.len());
     format!(
-        "Staged as preview {id} — files NOT modified yet. To apply: `hashline resolve apply {id}` \
-         (only some matches: `--only 1:2,2:1`, ids are FILE:MATCH counted in the order shown). \
-         To discard: `hashline resolve discard {id}`."
+        "Staged as preview {id} ({n} replacement{} in {files} file{}) — files NOT modified yet. \
+         To apply: `hashline resolve apply {id}` (only some matches: `--only 1:2,2:1`, the \
+         `[FILE:MATCH]` ids shown). To discard: `hashline resolve discard {id}`.",
+        plural(n),
+        plural(files)
     )
 }
 
