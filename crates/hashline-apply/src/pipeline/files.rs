@@ -102,5 +102,5 @@ pub(crate) fn read_text(
         return Ok(None);
     };
     text_only(&file.target.display, &bytes, "read", nul)?;
-    Ok(Some(TextFile::decode(bytes).into_parts().1))
+    Ok(Some(TextFile::decode_text(bytes)))
 }
