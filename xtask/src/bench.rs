@@ -4,7 +4,8 @@
 //! runs each side several times interleaved (the machines are shared and noisy: both sides see
 //! the same drift) and prints medians and ratios. A baseline that cannot be installed makes its
 //! row say so. `--reps N` (default 5), `--large-mb N` (default 100), `--no-ast` (skip the
-//! ast-edit rows), `--guard` (the edit guard's cost instead, see `bench_rows::guard_cost`).
+//! ast-edit rows), `--ast-files N` (files per ast-edit rewrite, evenly spread over the pinned
+//! corpus; default 2,000, to keep the copies small), `--guard` (the edit guard's cost instead, see `bench_rows::guard_cost`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -32,7 +33,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
         rows::read_small(&bin, &work, reps.max(30), &mut table)?;
         rows::edit_hunks(&bin, &cache, &work, reps, &mut table)?;
         if !args.iter().any(|a| a == "--no-ast") {
-            rows::ast_edit(&work, reps.min(3), &mut table)?;
+            let files = flag(args, "--ast-files").unwrap_or(2_000);
+            rows::ast_edit(&work, reps.min(3), files, &mut table)?;
         }
         rows::edit_memory(&bin, &work, large_mb, &mut table)
     })();
@@ -144,6 +146,23 @@ pub(crate) fn run_quiet(cmd: &mut Command) -> Result<Vec<u8>, String> {
             "{cmd:?} failed: {}",
             String::from_utf8_lossy(&out.stdout)
         ))
+    }
+}
+
+/// Run `cmd` with stdout to `/dev/null` (as `cat FILE > /dev/null` runs); an error when it
+/// failed.
+pub(crate) fn run_null(cmd: &mut Command) -> Result<(), String> {
+    let null = std::fs::File::create("/dev/null").map_err(|e| format!("/dev/null: {e}"))?;
+    let status = cmd
+        .stdin(Stdio::null())
+        .stdout(null)
+        .stderr(Stdio::inherit())
+        .status()
+        .map_err(|e| e.to_string())?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{cmd:?} failed ({status})"))
     }
 }
 

@@ -6,7 +6,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::ast_diff::{output, CASES};
-use crate::bench::{hl, median, ms, peak_rss, run_quiet, timed, Row, Table};
+use crate::bench::{hl, median, ms, peak_rss, run_null, run_quiet, timed, Row, Table};
 use crate::bench_inputs as inputs;
 
 pub use crate::bench_guard::guard_cost;
@@ -55,15 +55,13 @@ pub fn read_large(
     run_quiet(hl(bin, &root, &state).args(["read", "big.rs"]))?;
     let (mut cat, mut again, mut first) = (Vec::new(), Vec::new(), Vec::new());
     for r in 0..reps {
-        cat.push(timed(|| {
-            run_quiet(Command::new("cat").arg(&file)).map(drop)
-        })?);
+        cat.push(timed(|| run_null(Command::new("cat").arg(&file)))?);
         again.push(timed(|| {
-            run_quiet(hl(bin, &root, &state).args(["read", "big.rs"])).map(drop)
+            run_null(hl(bin, &root, &state).args(["read", "big.rs"]))
         })?);
         let fresh = work.join(format!("state-first-{r}"));
         first.push(timed(|| {
-            run_quiet(hl(bin, &root, &fresh).args(["read", "big.rs"])).map(drop)
+            run_null(hl(bin, &root, &fresh).args(["read", "big.rs"]))
         })?);
         let _ = std::fs::remove_dir_all(&fresh);
     }
@@ -73,7 +71,7 @@ pub fn read_large(
         let gbps = bytes as f64 / t.as_secs_f64().max(1e-9) / 1e9;
         let r = ratio(t, cat);
         table.push(Row {
-            measure: format!("`{what}` of a {mb} MB code-like file ({lines} lines) to a pipe"),
+            measure: format!("`{what}` of a {mb} MB code-like file ({lines} lines) to /dev/null"),
             ours: format!("{:.0} ms = {gbps:.2} GB/s", ms(t)),
             baseline: format!("`cat` {:.0} ms", ms(cat)),
             ratio: format!("{r:.2}x cat"),
@@ -94,11 +92,9 @@ pub fn read_small(bin: &Path, work: &Path, reps: usize, table: &mut Table) -> Re
     run_quiet(hl(bin, &root, &state).args(["read", "small.rs"]))?;
     let (mut cat, mut ours) = (Vec::new(), Vec::new());
     for _ in 0..reps {
-        cat.push(timed(|| {
-            run_quiet(Command::new("cat").arg(&file)).map(drop)
-        })?);
+        cat.push(timed(|| run_null(Command::new("cat").arg(&file)))?);
         ours.push(timed(|| {
-            run_quiet(hl(bin, &root, &state).args(["read", "small.rs"])).map(drop)
+            run_null(hl(bin, &root, &state).args(["read", "small.rs"]))
         })?);
     }
     let (cat, ours) = (median(&mut cat), median(&mut ours));
@@ -193,7 +189,12 @@ pub fn edit_hunks(
 
 /// ast-edit preview + apply against `ast-grep run --update-all` on the pinned npm corpus, per
 /// rewrite, on fresh copies each run; then every file compared.
-pub fn ast_edit(work: &Path, reps: usize, table: &mut Table) -> Result<(), String> {
+pub fn ast_edit(
+    work: &Path,
+    reps: usize,
+    max_files: usize,
+    table: &mut Table,
+) -> Result<(), String> {
     let goal = "<= 0.7x ast-grep, identical bytes";
     let tools = match crate::ast_tools::setup() {
         Ok(tools) => tools,
@@ -204,7 +205,7 @@ pub fn ast_edit(work: &Path, reps: usize, table: &mut Table) -> Result<(), Strin
     };
     for case in [&CASES[0], &CASES[6], &CASES[8]] {
         let corpus = tools.corpus.join(case.lang);
-        let files = crate::ast_tools::list_files(&corpus)?;
+        let files = spread(crate::ast_tools::list_files(&corpus)?, max_files);
         let (hl_dir, sg_dir, state) = (
             work.join("ast-hl"),
             work.join("ast-sg"),
@@ -247,6 +248,12 @@ pub fn ast_edit(work: &Path, reps: usize, table: &mut Table) -> Result<(), Strin
         let _ = std::fs::remove_dir_all(work.join(dir));
     }
     Ok(())
+}
+
+/// At most `max` of `files`, evenly spread (every package of the corpus keeps a share).
+fn spread(files: Vec<std::path::PathBuf>, max: usize) -> Vec<std::path::PathBuf> {
+    let step = files.len().div_ceil(max.max(1)).max(1);
+    files.into_iter().step_by(step).collect()
 }
 
 fn succeed(cmd: &mut Command) -> Result<(), String> {

@@ -104,3 +104,33 @@ fn a_schema_1_database_is_migrated_and_its_rows_stay_readable() {
         .tag_collides("/small", &tag, "old\n")
         .expect("same text"));
 }
+
+#[test]
+fn recording_the_newest_text_again_writes_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = SqliteStore::open(dir.path(), "s").expect("open");
+    store.record("/a", "one\n").expect("record");
+    let changes = |store: &SqliteStore| -> i64 {
+        store
+            .connection()
+            .query_row("SELECT total_changes()", [], |row| row.get(0))
+            .expect("changes")
+    };
+    let before = changes(&store);
+    store.record("/a", "one\n").expect("again");
+    assert_eq!(changes(&store), before, "an unchanged read records nothing");
+    // Another path read in between: /a is no longer the most recent, so it is touched again.
+    store.record("/b", "two\n").expect("b");
+    let before = changes(&store);
+    store.record("/a", "one\n").expect("a again");
+    assert!(changes(&store) > before);
+    let paths: Vec<String> = store
+        .connection()
+        .prepare("SELECT path FROM state_path WHERE session = 's' ORDER BY used DESC")
+        .expect("prepare")
+        .query_map([], |row| row.get(0))
+        .expect("query")
+        .collect::<rusqlite::Result<_>>()
+        .expect("paths");
+    assert_eq!(paths, ["/a", "/b"]);
+}
