@@ -79,7 +79,7 @@ impl Table {
         self.push(Row {
             measure: measure.to_string(),
             ours: "not run".to_string(),
-            baseline: format!("UNAVAILABLE: {why}"),
+            baseline: format!("baseline unavailable: {why}"),
             ratio: "-".to_string(),
             goal,
             met: None,

@@ -123,11 +123,16 @@ pub fn render_read_tagged(
     offset: Option<usize>,
     limit: Option<usize>,
 ) -> String {
-    if let Err(err) = check_read_range(text, offset) {
-        return err.to_string();
-    }
+    // One count of the lines serves the range check and the footer.
     let total = line_count(text);
     let start = offset.unwrap_or(1).max(1);
+    if start > total {
+        return ReadRangeError::BeyondEnd {
+            offset: start,
+            total,
+        }
+        .to_string();
+    }
     let count = limit.map_or(total, |l| l.max(1));
     let mut out =
         String::with_capacity(text.len().min(crate::page::MAX_BYTES * 2) + display_path.len() + 64);
