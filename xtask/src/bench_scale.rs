@@ -218,7 +218,7 @@ const STALE_DIALECTS: &[Stale] = &[
         anchors: "lineid",
         dialect: "lineid-json",
         request: |row, _, text| {
-            let id = row.split_once(':')?.0;
+            let id = row.split_once('|')?.0;
             Some(format!(
                 r#"{{"filePath":"e.ts","edits":[{{"op":"replace","pos":"{id}","lines":["{text}"]}}]}}"#
             ))
