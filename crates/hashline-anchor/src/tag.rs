@@ -123,8 +123,19 @@ pub fn render_read_tagged(
     offset: Option<usize>,
     limit: Option<usize>,
 ) -> String {
-    // One count of the lines serves the range check and the footer.
-    let total = line_count(text);
+    render_read_counted(display_path, text, tag, line_count(text), offset, limit)
+}
+
+/// [`render_read_tagged`] with the line count known too (`total` must be [`line_count`] of
+/// `text`): a caller that checked the range first counts the lines of a large file once.
+pub fn render_read_counted(
+    display_path: &str,
+    text: &str,
+    tag: &str,
+    total: usize,
+    offset: Option<usize>,
+    limit: Option<usize>,
+) -> String {
     let start = offset.unwrap_or(1).max(1);
     if start > total {
         return ReadRangeError::BeyondEnd {
