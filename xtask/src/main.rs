@@ -11,11 +11,16 @@
 //!   random moments during multi-file and hard-linked edits, then recovered) with N runs per
 //!   scenario (default 2000) within S seconds each (default 600); prints the counts.
 //! * `tidy`: check that no crate depends on a crate of a higher layer.
-//! * `bench`: time `read`/`edit` of a small and a large file through the binary, and the edit
-//!   guard's cost on a 10,000-line TypeScript file (parser on vs off), as ratios
-//!   against `cat` of the same file in the same run; `bench --ast [--reps N]` times the
+//! * `bench [--reps N] [--large-mb N] [--no-ast] [--ast-files N]`: issue 14's table (`bench.rs`): `read` of a
+//!   100 MB file and of a 10-line file against `cat`, a 1,000-hunk read + edit against the Bun
+//!   peer, ast-edit + apply against `ast-grep --update-all`, peak memory of a 100 MB edit;
+//!   baselines installed into `~/.cache/hashline-bench`; `bench --guard`: the edit guard's cost
+//!   on a 10,000-line TypeScript file (parser on vs off); `bench --ast [--reps N]` times the
 //!   `ast-edit` preview against the ast-grep CLI's on the `ast-diff` corpus (same as
-//!   `ast-diff --bench`); `bench --scale [--max-depth N] [--debug]` checks that a structural rewrite's
+//!   `ast-diff --bench`); `bench --scale [--reps N] [--max-mb N] [--max-depth N] [--debug]`
+//!   prints how each measure grows per 10x input (`bench_scale.rs`: reads of 1/10/100 MB,
+//!   1k/10k/100k hunks spread and on one region, 100 MB of identical lines, a stale merge
+//!   across 10k/100k/1M lines per anchored dialect), then checks that a structural rewrite's
 //!   time and peak memory grow linearly with nesting depth and file size (`scale_bench.rs`).
 //! * `ast-diff [--bench] [--reps N] [--only TEXT] [--show N]`: differential test of
 //!   `hashline ast-edit` + `resolve apply` against the ast-grep CLI on third-party JS/TS sources
@@ -25,6 +30,11 @@ mod ast_bench;
 mod ast_diff;
 mod ast_tools;
 mod bench;
+mod bench_guard;
+mod bench_inputs;
+mod bench_peer;
+mod bench_rows;
+mod bench_scale;
 mod scale_bench;
 mod tidy;
 
@@ -45,11 +55,13 @@ fn main() -> ExitCode {
                 .collect();
             ast_diff::run(&rest)
         }
-        Some("bench") if args.iter().any(|a| a == "--scale") => scale_bench::run(&args[1..]),
+        Some("bench") if args.iter().any(|a| a == "--scale") => {
+            bench_scale::run(&args[1..]).and_then(|()| scale_bench::run(&args[1..]))
+        }
         Some("bench") => bench::run(&args[1..]),
         Some("ast-diff") => ast_diff::run(&args[1..]),
         _ => Err(
-            "usage: cargo xtask <golden [--bless] | conformance | mistakes | stress [--runs N] [--seconds S] | tidy | bench [--large-mb N] [--ast] [--scale [--max-depth N] [--debug]] | ast-diff [--bench] [--reps N] [--only TEXT]>"
+            "usage: cargo xtask <golden [--bless] | conformance | mistakes | stress [--runs N] [--seconds S] | tidy | bench [--reps N] [--large-mb N] [--no-ast] [--ast-files N] [--guard] [--ast] [--scale [--reps N] [--max-mb N] [--max-depth N] [--debug]] | ast-diff [--bench] [--reps N] [--only TEXT]>"
                 .to_string(),
         ),
     };

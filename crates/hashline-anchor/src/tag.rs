@@ -28,18 +28,24 @@ fn trim_trailing_blanks(bytes: &[u8]) -> &[u8] {
 
 /// The 4-hex whole-file tag of `text` (`""` → `5D05`, `"a\nb\n"` → `9A46`).
 ///
-/// Streams the normalized bytes into the hasher without building a copy of the text.
+/// Streams the normalized bytes into the hasher without building a copy of the text: runs of
+/// lines without trailing blanks go in as one slice (their newlines included), so the hasher
+/// sees a few large updates, not one per line.
 pub fn file_tag(text: &str) -> String {
     let mut hasher = Xxh32::new(0);
     let bytes = text.as_bytes();
-    let mut start = 0;
-    // `match_indices` on a char finds newlines with a fast byte search.
-    for (newline, _) in text.match_indices('\n') {
-        hasher.update(trim_trailing_blanks(&bytes[start..newline]));
-        hasher.update(b"\n");
-        start = newline + 1;
+    // `from`: the first byte not hashed yet; `line`: where the current line starts.
+    let mut from = 0;
+    let mut line = 0;
+    for newline in memchr::memchr_iter(b'\n', bytes) {
+        if newline > line && is_trailing_blank(bytes[newline - 1]) {
+            hasher.update(&bytes[from..line + trim_trailing_blanks(&bytes[line..newline]).len()]);
+            // The newline starts the next run.
+            from = newline;
+        }
+        line = newline + 1;
     }
-    hasher.update(trim_trailing_blanks(&bytes[start..]));
+    hasher.update(&bytes[from..line + trim_trailing_blanks(&bytes[line..]).len()]);
     format!("{:04X}", hasher.digest() & 0xFFFF)
 }
 
@@ -82,7 +88,7 @@ pub fn check_read_range(text: &str, offset: Option<usize>) -> Result<(), ReadRan
 /// Number of lines the hashline language sees in `text`: the pieces of `text.split('\n')`, so
 /// a newline-terminated file has a final empty line and `""` has one empty line.
 pub fn line_count(text: &str) -> usize {
-    text.matches('\n').count() + 1
+    memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1
 }
 
 /// Renders a hashline `read`: `¶<display_path>#<TAG>` and then one `N:TEXT` row per shown line.
@@ -105,18 +111,46 @@ pub fn render_read(
     offset: Option<usize>,
     limit: Option<usize>,
 ) -> String {
-    if let Err(err) = check_read_range(text, offset) {
-        return err.to_string();
-    }
-    let total = line_count(text);
+    render_read_tagged(display_path, text, &file_tag(text), offset, limit)
+}
+
+/// [`render_read`] with the tag of `text` already known (`tag` must be [`file_tag`] of `text`):
+/// a caller that recorded the text has it, and a large file is hashed once.
+pub fn render_read_tagged(
+    display_path: &str,
+    text: &str,
+    tag: &str,
+    offset: Option<usize>,
+    limit: Option<usize>,
+) -> String {
+    render_read_counted(display_path, text, tag, line_count(text), offset, limit)
+}
+
+/// [`render_read_tagged`] with the line count known too (`total` must be [`line_count`] of
+/// `text`): a caller that checked the range first counts the lines of a large file once.
+pub fn render_read_counted(
+    display_path: &str,
+    text: &str,
+    tag: &str,
+    total: usize,
+    offset: Option<usize>,
+    limit: Option<usize>,
+) -> String {
     let start = offset.unwrap_or(1).max(1);
+    if start > total {
+        return ReadRangeError::BeyondEnd {
+            offset: start,
+            total,
+        }
+        .to_string();
+    }
     let count = limit.map_or(total, |l| l.max(1));
     let mut out =
         String::with_capacity(text.len().min(crate::page::MAX_BYTES * 2) + display_path.len() + 64);
     out.push('¶');
     out.push_str(display_path);
     out.push('#');
-    out.push_str(&file_tag(text));
+    out.push_str(tag);
     let mut last = start - 1;
     let mut budget = Budget::new();
     for (index, line) in text.split('\n').enumerate().skip(start - 1).take(count) {
@@ -151,6 +185,30 @@ mod tests {
         assert_eq!(file_tag("a\nb"), "6540");
         assert_eq!(file_tag("a  \nb\t\n"), "9A46");
         assert_eq!(file_tag("a\r\nb\r\n"), "9A46");
+    }
+
+    /// The run-wise hashing equals hashing the normalized text line by line.
+    #[test]
+    fn whole_runs_hash_as_the_normalized_text() {
+        let reference = |text: &str| {
+            let normalized: Vec<&[u8]> = text
+                .split('\n')
+                .map(|l| trim_trailing_blanks(l.as_bytes()))
+                .collect();
+            let joined = normalized.join(&b'\n');
+            format!("{:04X}", xxhash_rust::xxh32::xxh32(&joined, 0) & 0xFFFF)
+        };
+        for text in [
+            "",
+            "\n",
+            " \n\t",
+            "a \nb\nc\t\r\n\nd  ",
+            "x\n\n \n  \t\n",
+            "lead\n  indented  \n\ttab\nend\r",
+            "no newline at all   ",
+        ] {
+            assert_eq!(file_tag(text), reference(text), "{text:?}");
+        }
     }
 
     #[test]

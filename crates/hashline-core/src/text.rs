@@ -67,6 +67,25 @@ pub struct TextFile {
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
+/// The lines of `bytes` joined with `\n`, each line's text given by `line` (line index, byte
+/// range); a line it gives no text for is left empty (never the case for its callers).
+fn join_lines<'a>(
+    bytes: &'a [u8],
+    lines: &[(Range<usize>, Option<Eol>)],
+    mut line: impl FnMut(usize, Range<usize>) -> Option<std::borrow::Cow<'a, str>>,
+) -> String {
+    let mut text = String::with_capacity(bytes.len());
+    for (k, (range, _)) in lines.iter().enumerate() {
+        if k > 0 {
+            text.push('\n');
+        }
+        if let Some(s) = line(k, range.clone()) {
+            text.push_str(&s);
+        }
+    }
+    text
+}
+
 impl TextFile {
     /// Decode raw file bytes. Never fails: invalid UTF-8 becomes U+FFFD in [`TextFile::text`]
     /// (and [`TextFile::is_lossy`] says so), while the original bytes are kept for untouched lines.
@@ -79,48 +98,57 @@ impl TextFile {
     fn decode_with(bytes: Vec<u8>, charset: Option<Charset>) -> TextFile {
         let bom = charset.is_none() && bytes.starts_with(BOM);
         let body_start = if bom { BOM.len() } else { 0 };
+        let n = bytes.len();
+        // One scan for both terminators over the whole buffer.
         let mut lines = Vec::new();
         let mut start = body_start;
-        let mut i = body_start;
-        let n = bytes.len();
-        while i < n {
-            // memchr-like scan for the next CR or LF.
-            match bytes[i..].iter().position(|&b| b == b'\n' || b == b'\r') {
-                None => break,
-                Some(off) => {
-                    let at = i + off;
-                    let (eol, len) = if bytes[at] == b'\n' {
-                        (Eol::Lf, 1)
-                    } else if at + 1 < n && bytes[at + 1] == b'\n' {
-                        (Eol::CrLf, 2)
-                    } else {
-                        (Eol::Cr, 1)
-                    };
-                    lines.push((start..at, Some(eol)));
-                    i = at + len;
-                    start = i;
-                }
-            }
-        }
-        lines.push((start..n, None));
-        let mut text = String::with_capacity(n - body_start);
-        let mut lossy = Vec::new();
-        for (k, (range, _)) in lines.iter().enumerate() {
-            if k > 0 {
-                text.push('\n');
-            }
-            if let Some(charset) = charset {
-                text.push_str(&charset.decode(&bytes[range.clone()]));
+        let mut skip_lf = false;
+        for at in memchr::memchr2_iter(b'\n', b'\r', &bytes[body_start..]) {
+            let at = at + body_start;
+            if skip_lf {
+                // The `\n` of a `\r\n` already taken.
+                skip_lf = false;
                 continue;
             }
-            match std::str::from_utf8(&bytes[range.clone()]) {
-                Ok(s) => text.push_str(s),
-                Err(_) => {
-                    lossy.push(k);
-                    text.push_str(&String::from_utf8_lossy(&bytes[range.clone()]));
-                }
-            }
+            let (eol, len) = if bytes[at] == b'\n' {
+                (Eol::Lf, 1)
+            } else if bytes.get(at + 1) == Some(&b'\n') {
+                skip_lf = true;
+                (Eol::CrLf, 2)
+            } else {
+                (Eol::Cr, 1)
+            };
+            lines.push((start..at, Some(eol)));
+            start = at + len;
         }
+        lines.push((start..n, None));
+        let body = &bytes[body_start..];
+        let mut lossy = Vec::new();
+        let text = match std::str::from_utf8(body) {
+            // A legacy code page: every line decoded in it.
+            _ if charset.is_some() => join_lines(&bytes, &lines, |_, range| {
+                charset.map(|c| std::borrow::Cow::Owned(c.decode(&bytes[range])))
+            }),
+            // Valid UTF-8 with `\n` endings only (the common case): the text is the body.
+            Ok(valid) if lines.iter().all(|(_, e)| e.is_none_or(|e| e == Eol::Lf)) => {
+                valid.to_owned()
+            }
+            // Valid UTF-8: join the lines without checking each again.
+            Ok(_) => join_lines(&bytes, &lines, |_, range| {
+                std::str::from_utf8(&bytes[range])
+                    .map(std::borrow::Cow::Borrowed)
+                    .ok()
+            }),
+            Err(_) => join_lines(&bytes, &lines, |k, range| {
+                Some(match std::str::from_utf8(&bytes[range.clone()]) {
+                    Ok(s) => std::borrow::Cow::Borrowed(s),
+                    Err(_) => {
+                        lossy.push(k);
+                        String::from_utf8_lossy(&bytes[range])
+                    }
+                })
+            }),
+        };
         TextFile {
             bytes,
             bom,
@@ -128,6 +156,19 @@ impl TextFile {
             lines,
             text,
             charset,
+        }
+    }
+
+    /// Only the LF text of raw file bytes (what [`TextFile::decode`] would hold as
+    /// [`TextFile::text`]), for callers that only hash and show it. A BOM-free, `\r`-free, valid
+    /// UTF-8 buffer becomes the text without a copy.
+    pub fn decode_text(bytes: Vec<u8>) -> String {
+        if bytes.starts_with(BOM) || memchr::memchr(b'\r', &bytes).is_some() {
+            return TextFile::decode(bytes).into_parts().1;
+        }
+        match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => TextFile::decode(e.into_bytes()).into_parts().1,
         }
     }
 

@@ -4,7 +4,8 @@
 //! A session is its rows in every table of the database that has a `session` column (this
 //! crate's `state_…` tables, `queue_preview` of the preview queue, …): the tables are found in
 //! `sqlite_master`, so a crate that keeps per-session rows beside the store has them listed and
-//! pruned too without this crate knowing it. A session's size is the bytes of its rows' values;
+//! pruned too without this crate knowing it. A session's size is the bytes of its rows' values
+//! (a text kept in a blob file at its length; blob files no row refers to go with a prune);
 //! its last use is the newest value among its rows' `*_ms` columns (`state_snapshot.time_ms`:
 //! every read, edit and write records a snapshot).
 
@@ -128,6 +129,24 @@ fn list(conn: &Connection) -> rusqlite::Result<Vec<SessionInfo>> {
             entry.last_used_ms = entry.last_used_ms.max(u64::try_from(last).unwrap_or(0));
         }
     }
+    // A large text lives in a blob file (its row's `text` is empty): it counts at its length.
+    let has_blobs = session_tables(conn)?
+        .iter()
+        .any(|t| t.name == "state_snapshot" && t.columns.iter().any(|c| c == "in_blob"));
+    if has_blobs {
+        let mut stmt =
+            conn.prepare("SELECT session, digest FROM state_snapshot WHERE in_blob = 1")?;
+        let rows = stmt.query_map([], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?))
+        })?;
+        for row in rows {
+            let (name, digest) = row?;
+            let len = digest.as_deref().and_then(crate::sqlite::blob::text_len);
+            if let (Some(entry), Some(len)) = (by_name.get_mut(&name), len) {
+                entry.bytes = entry.bytes.saturating_add(len);
+            }
+        }
+    }
     let mut sessions: Vec<SessionInfo> = by_name.into_values().collect();
     sessions.sort_by(|a, b| {
         b.last_used_ms
@@ -193,6 +212,7 @@ impl SqliteStore {
             let pruned = choose(list(&tx)?, rule, now_ms(), self.session());
             if !dry_run && !pruned.removed.is_empty() {
                 remove(&tx, &pruned.removed)?;
+                self.collect_blobs(&tx)?;
             }
             tx.commit()?;
             Ok(pruned)
@@ -251,6 +271,7 @@ impl SqliteStore {
             let pruned = choose(list(&tx)?, rule, now, self.session());
             if !pruned.removed.is_empty() {
                 remove(&tx, &pruned.removed)?;
+                self.collect_blobs(&tx)?;
             }
             tx.commit()?;
             Ok(Some(pruned))
@@ -297,6 +318,28 @@ mod tests {
         let p = choose(sessions, &by_size, 1_000, "c");
         assert_eq!(names(&p.removed), ["b"]);
         assert_eq!(names(&p.kept), ["a", "c"]);
+    }
+
+    #[test]
+    fn a_large_text_counts_at_its_length_and_its_blob_goes_with_its_session() {
+        let dir = tempfile::tempdir().expect("dir");
+        let big = "z".repeat(200_000);
+        let other = SqliteStore::open(dir.path(), "big").expect("open");
+        other.record("/big", &big).expect("record");
+        let me = SqliteStore::open(dir.path(), "me").expect("open");
+        me.record("/a", "a\n").expect("record");
+        let listed = me.sessions().expect("list");
+        let size = listed.iter().find(|s| s.name == "big").map(|s| s.bytes);
+        assert!(size.is_some_and(|b| b >= 200_000), "{listed:?}");
+        let blobs = || std::fs::read_dir(dir.path().join("blobs")).map_or(0, |d| d.count());
+        assert_eq!(blobs(), 1);
+        let rule = PruneRule {
+            older_than_ms: None,
+            max_bytes: Some(1_000),
+        };
+        let pruned = me.prune(&rule, false).expect("prune");
+        assert_eq!(names(&pruned.removed), ["big"]);
+        assert_eq!(blobs(), 0, "the blob no row refers to is removed");
     }
 
     #[test]

@@ -25,28 +25,57 @@ use crate::{
 pub struct Response {
     /// The model-facing text and the refusal code, if any.
     pub outcome: Outcome,
-    /// The `--json` object, serialized with its fields in the CLI's order: the [`Outcome`]
-    /// fields plus the command's structured report (`preview` of `ast-edit`, `resolve` of
-    /// `resolve`).
-    pub json: String,
+    /// The `--json` object, built when asked for (a read's text is not escaped into a JSON
+    /// string unless the caller wants it).
+    json: Json,
+}
+
+/// How a [`Response`] builds its `--json` object.
+#[derive(Debug, Clone)]
+enum Json {
+    /// Serialized already (a command's own structured report).
+    Built(String),
+    /// The [`Outcome`] fields, then `undo` when given.
+    Outcome {
+        /// The call's undo id.
+        undo: Option<u64>,
+    },
 }
 
 impl Response {
     /// A response whose `--json` object is `report` (a superset of `outcome`'s fields).
     pub(crate) fn new(outcome: Outcome, report: &impl Serialize) -> Response {
-        let json = serialize(&outcome, report);
+        let json = Json::Built(serialize(&outcome, report));
         Response { outcome, json }
     }
 
     /// A response that is just `outcome`.
     pub fn from_outcome(outcome: Outcome) -> Response {
-        let json = serialize(&outcome, &outcome);
-        Response { outcome, json }
+        Response {
+            outcome,
+            json: Json::Outcome { undo: None },
+        }
+    }
+
+    /// The `--json` object, serialized with its fields in the CLI's order: the [`Outcome`]
+    /// fields plus the command's structured report (`preview` of `ast-edit`, `resolve` of
+    /// `resolve`, `undo` of a call that wrote).
+    pub fn json(&self) -> std::borrow::Cow<'_, str> {
+        match &self.json {
+            Json::Built(json) => std::borrow::Cow::Borrowed(json),
+            Json::Outcome { undo } => std::borrow::Cow::Owned(serialize(
+                &self.outcome,
+                &WithUndo {
+                    outcome: &self.outcome,
+                    undo: *undo,
+                },
+            )),
+        }
     }
 
     /// The `--json` object as a value (what the MCP server returns as structured content).
     pub fn report(&self) -> serde_json::Value {
-        serde_json::from_str(&self.json).unwrap_or(serde_json::Value::Null)
+        serde_json::from_str(&self.json()).unwrap_or(serde_json::Value::Null)
     }
 }
 
@@ -95,14 +124,10 @@ struct WithUndo<'a> {
 
 /// The response of a call that may have written: its `--json` object carries the undo id.
 fn with_undo(outcome: Outcome, undo: Option<u64>) -> Response {
-    let json = serialize(
-        &outcome,
-        &WithUndo {
-            outcome: &outcome,
-            undo,
-        },
-    );
-    Response { outcome, json }
+    Response {
+        outcome,
+        json: Json::Outcome { undo },
+    }
 }
 
 /// A session over one tree: `read`, `edit`, `write`, `ast_edit`, `resolve` (and `undo`,

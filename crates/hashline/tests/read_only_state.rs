@@ -44,6 +44,10 @@ fn every_command_works_and_warns_when_the_state_cannot_be_written() {
     let first = sb.run(&["read", "f.txt"], b"");
     assert_eq!(first.code, 0, "{first:?}");
     let header = first.stdout.lines().next().expect("header").to_owned();
+    // Another file read last: reading f.txt again must record it as the most recent path
+    // (a read of the newest text of the most recent path records nothing, so would not warn).
+    sb.put("g.txt", b"other\n");
+    assert_eq!(sb.run(&["read", "g.txt"], b"").code, 0);
     refuse_writes(&sb);
 
     for mode in ["tag", "lineid", "hash"] {

@@ -20,6 +20,11 @@ pub(super) type WindowDiff = fn(&[&str], &[&str]) -> Vec<DiffHunk>;
 /// Lines that must agree, in step, for the two texts to count as back in sync.
 pub(super) const SYNC_RUN: usize = 32;
 
+/// The shorter agreement accepted when [`SYNC_RUN`] lines never agree nearby (edits every few
+/// lines over a whole file: without it every difference searched [`SYNC_SEARCH`] lines and the
+/// rest of the file went to imara-diff whole, quadratic for 100,000 hunks).
+pub(super) const SHORT_RUN: usize = 4;
+
 /// How far past a difference (in lines, on each side) a resynchronisation point is searched
 /// before the rest of both texts is handed to imara-diff whole.
 const SYNC_SEARCH: usize = 1 << 16;
@@ -99,15 +104,18 @@ struct Sides<'s, 'a> {
 
 impl Sides<'_, '_> {
     /// The end of the nearest agreement after the difference at (`i`, `j`): positions
-    /// (`i + di + SYNC_RUN`, `j + dj + SYNC_RUN`) such that the [`SYNC_RUN`] lines before them
-    /// agree, with `di + dj` smallest (`di == dj` first among equals: a replacement reads better
-    /// than an insertion plus a deletion). The search widens from 64 lines up to
-    /// [`SYNC_SEARCH`]; `None` when no such point exists within it.
+    /// (`i + di + run`, `j + dj + run`) such that the `run` lines before them agree, with
+    /// `di + dj` smallest (`di == dj` first among equals: a replacement reads better than an
+    /// insertion plus a deletion); `run` is [`SYNC_RUN`], or [`SHORT_RUN`] when no run that long
+    /// agrees within the same reach. The search widens from 64 lines up to [`SYNC_SEARCH`];
+    /// `None` when no such point exists within it.
     fn resync(&self, i: usize, j: usize) -> Option<(usize, usize)> {
         let mut reach = 64usize;
         loop {
-            if let Some((di, dj)) = self.resync_within(i, j, reach) {
-                return Some((i + di + SYNC_RUN, j + dj + SYNC_RUN));
+            for run in [SYNC_RUN, SHORT_RUN] {
+                if let Some((di, dj)) = self.resync_within(i, j, reach, run) {
+                    return Some((i + di + run, j + dj + run));
+                }
             }
             let exhausted = i + reach >= self.old.len() && j + reach >= self.new.len();
             if exhausted || reach >= SYNC_SEARCH {
@@ -117,10 +125,16 @@ impl Sides<'_, '_> {
         }
     }
 
-    /// [`Sides::resync`] with both offsets below `reach`.
-    fn resync_within(&self, i: usize, j: usize, reach: usize) -> Option<(usize, usize)> {
-        // Windows of SYNC_RUN line hashes starting at i + di: the first (smallest) di per window.
-        let old_windows = window_hashes(&self.old_hash, i, reach);
+    /// [`Sides::resync`] with both offsets below `reach`, for agreements of `run` lines.
+    fn resync_within(
+        &self,
+        i: usize,
+        j: usize,
+        reach: usize,
+        run: usize,
+    ) -> Option<(usize, usize)> {
+        // Windows of `run` line hashes starting at i + di: the first (smallest) di per window.
+        let old_windows = window_hashes(&self.old_hash, i, reach, run);
         let mut first: HashMap<u64, Vec<usize>> = HashMap::with_capacity(old_windows.len());
         for (di, w) in old_windows.iter().enumerate() {
             let list = first.entry(*w).or_default();
@@ -130,7 +144,10 @@ impl Sides<'_, '_> {
         }
         let mut best: Option<(usize, usize)> = None;
         let cost = |(di, dj): (usize, usize)| (di + dj, di.abs_diff(dj));
-        for (dj, w) in window_hashes(&self.new_hash, j, reach).iter().enumerate() {
+        for (dj, w) in window_hashes(&self.new_hash, j, reach, run)
+            .iter()
+            .enumerate()
+        {
             if best.is_some_and(|b| dj > cost(b).0) {
                 break;
             }
@@ -138,8 +155,7 @@ impl Sides<'_, '_> {
                 continue;
             };
             for &di in candidates {
-                let agree =
-                    self.old[i + di..i + di + SYNC_RUN] == self.new[j + dj..j + dj + SYNC_RUN];
+                let agree = self.old[i + di..i + di + run] == self.new[j + dj..j + dj + run];
                 if agree && best.is_none_or(|b| cost((di, dj)) < cost(b)) {
                     best = Some((di, dj));
                 }
@@ -149,10 +165,10 @@ impl Sides<'_, '_> {
     }
 }
 
-/// Hashes of the windows of [`SYNC_RUN`] lines starting at `from`, `from + 1`, … (at most
-/// `reach` of them, fewer near the end).
-fn window_hashes(line_hash: &[u64], from: usize, reach: usize) -> Vec<u64> {
-    let Some(last_start) = line_hash.len().checked_sub(SYNC_RUN) else {
+/// Hashes of the windows of `run` lines starting at `from`, `from + 1`, … (at most `reach` of
+/// them, fewer near the end).
+fn window_hashes(line_hash: &[u64], from: usize, reach: usize, run: usize) -> Vec<u64> {
+    let Some(last_start) = line_hash.len().checked_sub(run) else {
         return Vec::new();
     };
     if from > last_start {
@@ -161,7 +177,7 @@ fn window_hashes(line_hash: &[u64], from: usize, reach: usize) -> Vec<u64> {
     let count = (last_start - from + 1).min(reach);
     (from..from + count)
         .map(|s| {
-            line_hash[s..s + SYNC_RUN]
+            line_hash[s..s + run]
                 .iter()
                 .fold(0xcbf2_9ce4_8422_2325u64, |acc, h| {
                     (acc ^ h).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(5)

@@ -181,12 +181,19 @@ impl Journal {
         })
     }
 
-    /// Saves `bytes` as backup `n` (fsynced); returns its file name.
-    pub(super) fn backup(&self, n: usize, bytes: &[u8]) -> Result<String, FsError> {
+    /// Saves `bytes` as backup `n`, not yet fsynced: the caller fsyncs the returned file (and
+    /// the journal directory, which [`Journal::mark`] does) before the commit point.
+    pub(super) fn backup_unsynced(&self, n: usize, bytes: &[u8]) -> Result<File, FsError> {
         let name = format!("old-{n}");
-        write_synced(&self.dir.join(&name), bytes)
-            .map_err(|e| FsError::io(self.dir.display(), e))?;
-        Ok(name)
+        let write = || -> std::io::Result<File> {
+            let mut file = OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(self.dir.join(&name))?;
+            file.write_all(bytes)?;
+            Ok(file)
+        };
+        write().map_err(|e| FsError::io(self.dir.display(), e))
     }
 
     /// Writes the plan (fsynced, and the directory entries too).

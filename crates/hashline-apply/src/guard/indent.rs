@@ -77,7 +77,12 @@ fn mixed_style(edit: &Edit, ctx: &[&str]) -> Option<String> {
 /// start (`up` false) or the end (`up` true).
 fn nearest(s: &Subject<'_>, mut n: usize, up: bool) -> Option<usize> {
     while n >= 1 && n <= s.line_count() {
-        if !is_blank(s.line(n)) && s.survives(n) {
+        if !s.survives(n) {
+            // A run of removed lines, jumped at once.
+            n = s.skip_removed(n, up);
+            continue;
+        }
+        if !is_blank(s.line(n)) {
             return Some(n);
         }
         n = if up { n + 1 } else { n - 1 };

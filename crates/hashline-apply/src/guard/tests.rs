@@ -305,6 +305,11 @@ fn survives_answers_for_merged_ranges() {
     let s = Subject::new("a.txt", &lines, &edits, ("", ""), &anchor, &label);
     let kept: Vec<usize> = (1..=6).filter(|&n| s.survives(n)).collect();
     assert_eq!(kept, [1, 5, 6]);
+    // The merged run 2..=4 is jumped at once, both ways; kept lines stay.
+    assert_eq!(s.skip_removed(3, true), 5);
+    assert_eq!(s.skip_removed(3, false), 1);
+    assert_eq!(s.skip_removed(2, false), 1);
+    assert_eq!(s.skip_removed(5, true), 5);
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! `read --anchors tag` (seed `000` §g): `¶<path>#<TAG>` and `N:TEXT` rows; the whole LF text is
 //! recorded in the session store so a later edit's tag is recognized.
 
-use hashline_anchor::tag::{check_read_range, render_read};
+use hashline_anchor::tag::{file_tag, line_count, render_read_counted, ReadRangeError};
 use hashline_core::ErrorCode;
 use hashline_state::SnapshotStore;
 
@@ -41,22 +41,34 @@ pub fn read(
         Err(e) => return Outcome::refused(e.code(), e.to_string()),
     };
     let text = text.as_str();
-    if let Err(e) = check_read_range(text, offset) {
+    // One count of the lines serves the range check and the rendering.
+    let total = line_count(text);
+    let start = offset.unwrap_or(1).max(1);
+    if start > total {
+        let e = ReadRangeError::BeyondEnd {
+            offset: start,
+            total,
+        };
         return Outcome::refused(e.code(), e.to_string());
     }
-    // A store failure does not hide the file: the read warns, as an edit does.
-    let warnings: Vec<String> = store
-        .record(&target.key, text)
-        .err()
-        .map(|e| crate::not_recorded("The file was read", &e))
-        .into_iter()
-        .collect();
-    let shown = render_read(path, text, offset, limit) + &crate::warnings_block(&warnings);
+    // A store failure does not hide the file: the read warns, as an edit does. The store
+    // returns the tag it computed, so a large file is hashed once.
+    let (tag, warnings) = match store.record(&target.key, text) {
+        Ok(tag) => (tag, Vec::new()),
+        Err(e) => (
+            file_tag(text),
+            vec![crate::not_recorded("The file was read", &e)],
+        ),
+    };
+    let shown = render_read_counted(path, text, &tag, total, offset, limit)
+        + &crate::warnings_block(&warnings);
+    let mut report = read_report(path, "");
+    report.tag = Some(tag);
     Outcome {
         ok: true,
         code: None,
         text: shown,
         warnings,
-        files: vec![read_report(path, text)],
+        files: vec![report],
     }
 }

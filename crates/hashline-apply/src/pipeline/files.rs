@@ -125,5 +125,8 @@ pub(crate) fn read_text(
         return Ok(None);
     };
     text_only(&file.target.display, &bytes, "read", nul)?;
-    Ok(Some(decode(bytes, decoding).into_parts().1))
+    Ok(Some(match decoding {
+        Decoding::Utf8 => TextFile::decode_text(bytes),
+        Decoding::Legacy => decode(bytes, decoding).into_parts().1,
+    }))
 }

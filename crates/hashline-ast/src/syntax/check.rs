@@ -1,6 +1,7 @@
-//! One check: the parser with its deadline, the parse of the old text (whole, or a `window`), the
-//! incremental reparse of the new text from the edited old tree, and the comparison of their
-//! errors (steps 2–4 of the module docs of `syntax`).
+//! One check: the parser with its deadline, a parse of the new text alone (no error in it: no
+//! error added, done), else the parse of the old text (whole, or a `window`), the incremental
+//! reparse of the new text from the edited old tree, and the comparison of their errors (steps
+//! 2–4 of the module docs of `syntax`).
 
 use std::ops::{ControlFlow, Range};
 use std::time::Instant;
@@ -120,6 +121,19 @@ impl Check {
         span: &Span,
         within: Option<Range<usize>>,
     ) -> Result<Option<Option<Found>>, GaveUp> {
+        let new_within = within
+            .clone()
+            .map(|w| w.start..(w.end + span.new_end).saturating_sub(span.old_end));
+        let new_region = whole_lines(after, span.start..span.new_end);
+        // The common case first: a new text without any error cannot have gained one, and the
+        // old text need not be parsed at all (one parse instead of two; a patch of many hunks
+        // spread over the file makes the incremental reparse a whole one).
+        let clean = self.parse(after, new_within.clone(), None)?;
+        if !clean.root_node().has_error()
+            && errors(self.lang, after, &clean, &new_region).is_empty()
+        {
+            return Ok(Some(None));
+        }
         let mut tree = self.parse(before, within.clone(), None)?;
         if within.is_some() && !cut_cleanly(&tree) {
             return Ok(None);
@@ -130,10 +144,7 @@ impl Check {
             return Ok(Some(None));
         }
         tree.edit(&span.input_edit(before, after));
-        let new_within =
-            within.map(|w| w.start..(w.end + span.new_end).saturating_sub(span.old_end));
         let tree = self.parse(after, new_within, Some(&tree))?;
-        let new_region = whole_lines(after, span.start..span.new_end);
         let moved: Vec<Range<usize>> = old_errors
             .iter()
             .filter_map(|e| span.map_old(e.range.clone()))

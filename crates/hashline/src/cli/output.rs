@@ -44,7 +44,7 @@ pub fn print(response: &Response, json: bool) -> ExitCode {
     let io_failure = matches!(outcome.code, Some(ErrorCode::Io | ErrorCode::Usage));
     let mut stdout = std::io::stdout().lock();
     let written = if json {
-        writeln!(stdout, "{}", response.json)
+        writeln!(stdout, "{}", response.json())
     } else if io_failure {
         writeln!(std::io::stderr(), "hashline: {}", outcome.text)
     } else {

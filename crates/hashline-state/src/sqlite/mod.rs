@@ -7,13 +7,24 @@
 //! Opening is cheap once the database exists: open, set the busy timeout and
 //! `synchronous = NORMAL`, read `PRAGMA user_version`. Schema work only happens the first time.
 //!
+//! Texts of 64 KiB and more live outside the database (schema 2): compressed, content-addressed
+//! files under `<state>/blobs/` (see `blob.rs`), written once per distinct text, so recording a
+//! large file again (a read of an unchanged file) writes one small row and never the text. Rows
+//! of schema 1 (the text in the row, no digest) stay readable; opening a schema-1 database
+//! migrates it in place.
+//!
 //! Other crates may keep their own tables in the same database through
 //! [`SqliteStore::connection`]; such tables must be prefixed with the owning crate's short name
 //! (`queue_…` for `hashline-queue`). This crate's tables are prefixed `state_`.
 
+pub(crate) mod blob;
+mod schema;
+#[cfg(test)]
+mod tests;
+
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
@@ -25,28 +36,12 @@ use crate::{
 /// The database file name inside the state directory.
 pub const DB_FILE: &str = "state.sqlite3";
 /// The schema version this build writes (`PRAGMA user_version`).
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = schema::VERSION;
+/// How long a recorded read of an unchanged file stands for a new one (milliseconds): within
+/// it, reading the file again writes nothing.
+const FRESH_MS: u64 = 10 * 60 * 1000;
 /// How long a call waits for another process's write transaction.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
-
-const SCHEMA_V1: &str = "
-CREATE TABLE IF NOT EXISTS state_snapshot (
-    id      INTEGER PRIMARY KEY,
-    session TEXT    NOT NULL,
-    path    TEXT    NOT NULL,
-    tag     TEXT    NOT NULL,
-    text    TEXT    NOT NULL,
-    time_ms INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS state_snapshot_by_path ON state_snapshot (session, path, id);
-CREATE TABLE IF NOT EXISTS state_path (
-    session TEXT    NOT NULL,
-    path    TEXT    NOT NULL,
-    used    INTEGER NOT NULL,
-    PRIMARY KEY (session, path)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS state_path_by_use ON state_path (session, used);
-";
 
 /// The SQLite snapshot store of one session.
 ///
@@ -58,6 +53,8 @@ pub struct SqliteStore {
     session: String,
     limits: Limits,
     db_path: PathBuf,
+    /// Where texts of [`blob::BLOB_MIN_BYTES`] and more are kept.
+    blobs: PathBuf,
 }
 
 impl SqliteStore {
@@ -89,12 +86,21 @@ impl SqliteStore {
         // records of a cache, never corrupt it).
         conn.pragma_update(None, "synchronous", "NORMAL")
             .map_err(|e| backend(e.to_string()))?;
-        ensure_schema(&mut conn).map_err(backend)?;
+        // The last connection to close would checkpoint the WAL into the database and delete
+        // it (four fsyncs and two unlinks: most of a small call's time). The WAL stays instead
+        // and is checkpointed as it fills (every 1,000 pages), by whichever commit fills it.
+        conn.set_db_config(
+            rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+            true,
+        )
+        .map_err(|e| backend(e.to_string()))?;
+        schema::ensure(&mut conn).map_err(backend)?;
         Ok(SqliteStore {
             conn: Mutex::new(conn),
             session: session.to_owned(),
             limits: Limits::new(max_paths, max_versions),
             db_path,
+            blobs: blob::dir(state_dir),
         })
     }
 
@@ -141,6 +147,25 @@ impl SqliteStore {
         run().map_err(|e| self.error(e))
     }
 
+    /// Whether the text of `digest` is `path`'s newest version, recorded less than
+    /// [`FRESH_MS`] ago, and `path` the session's most recently used path (read without a write
+    /// transaction). An older row is recorded again, so a session's last use (what pruning by
+    /// age goes by) is never more than that behind.
+    fn is_newest(&self, path: &str, digest: &str) -> Result<bool, StoreError> {
+        let conn = self.connection();
+        let since = i64::try_from(now_ms().saturating_sub(FRESH_MS)).unwrap_or(i64::MAX);
+        conn.prepare_cached(
+            "SELECT COALESCE((SELECT digest = ?3 AND time_ms >= ?4 FROM state_snapshot
+                              WHERE session = ?1 AND path = ?2 ORDER BY id DESC LIMIT 1)
+                         AND (SELECT path FROM state_path WHERE session = ?1
+                              ORDER BY used DESC LIMIT 1) = ?2, 0)",
+        )
+        .and_then(|mut stmt| {
+            stmt.query_row(params![self.session, path, digest, since], |row| row.get(0))
+        })
+        .map_err(|e| self.error(e))
+    }
+
     /// Marks `path` as the most recently used path of the session (if it is tracked).
     fn touch(&self, tx: &Connection, path: &str) -> rusqlite::Result<()> {
         tx.prepare_cached(
@@ -158,71 +183,58 @@ impl SqliteStore {
         tag: Option<&str>,
     ) -> rusqlite::Result<Option<Snapshot>> {
         tx.prepare_cached(
-            "SELECT tag, text, time_ms FROM state_snapshot
+            "SELECT tag, text, time_ms, digest, in_blob FROM state_snapshot
              WHERE session = ?1 AND path = ?2 AND (?3 IS NULL OR tag = ?3)
              ORDER BY id DESC LIMIT 1",
         )?
         .query_row(params![self.session, path, tag], |row| {
-            Ok(Snapshot {
-                path: path.to_owned(),
-                tag: row.get(0)?,
-                text: row.get(1)?,
-                time_ms: row
-                    .get::<_, i64>(2)
-                    .map(|t| u64::try_from(t).unwrap_or(0))?,
-            })
+            self.snapshot(path, row)
         })
         .optional()
     }
-}
 
-/// Creates the schema on first use; afterwards only reads `user_version`.
-fn ensure_schema(conn: &mut Connection) -> Result<(), String> {
-    let version = user_version(conn).map_err(|e| e.to_string())?;
-    if version == SCHEMA_VERSION {
-        return Ok(());
-    }
-    if version > SCHEMA_VERSION {
-        return Err(format!(
-            "schema version {version} is newer than this build's ({SCHEMA_VERSION}); upgrade hashline"
-        ));
-    }
-    enable_wal(conn)?;
-    let mut create = || -> rusqlite::Result<()> {
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        // Another process may have created it while we waited for the write lock.
-        if user_version(&tx)? < SCHEMA_VERSION {
-            tx.execute_batch(SCHEMA_V1)?;
-            tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
-        }
-        tx.commit()
-    };
-    create().map_err(|e| format!("cannot create the schema: {e}"))
-}
-
-/// Switches the database to WAL mode. It must happen outside a transaction and is persistent,
-/// so it runs once per database. SQLite answers `SQLITE_BUSY` without calling the busy handler
-/// while another connection is creating the database, so this retries until [`BUSY_TIMEOUT`].
-/// A file system without WAL support keeps its journal mode: the store still works, with less
-/// concurrency.
-fn enable_wal(conn: &Connection) -> Result<(), String> {
-    let deadline = Instant::now() + BUSY_TIMEOUT;
-    loop {
-        match conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(())) {
-            Ok(()) => return Ok(()),
-            Err(e)
-                if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
-                    && Instant::now() < deadline =>
-            {
-                std::thread::sleep(Duration::from_millis(5));
+    /// The [`Snapshot`] of a row `tag, text, time_ms, digest, in_blob` (its text loaded from
+    /// its blob file when it has one).
+    fn snapshot(&self, path: &str, row: &rusqlite::Row<'_>) -> rusqlite::Result<Snapshot> {
+        let text = match row.get::<_, bool>(4)? {
+            true => {
+                let digest: String = row.get(3)?;
+                blob::load(&self.blobs, &digest).map_err(io_error)?
             }
-            Err(e) => return Err(format!("cannot enable WAL mode: {e}")),
+            false => row.get(1)?,
+        };
+        Ok(Snapshot {
+            path: path.to_owned(),
+            tag: row.get(0)?,
+            text,
+            time_ms: row
+                .get::<_, i64>(2)
+                .map(|t| u64::try_from(t).unwrap_or(0))?,
+        })
+    }
+
+    /// Removes the blob files no row of any session refers to any more (inside the write
+    /// transaction, so no other process is about to refer to one).
+    pub(crate) fn collect_blobs(&self, tx: &Connection) -> rusqlite::Result<()> {
+        let unused: Vec<String> = tx
+            .prepare_cached(
+                "SELECT digest FROM state_blob WHERE digest NOT IN
+                 (SELECT digest FROM state_snapshot WHERE in_blob = 1)",
+            )?
+            .query_map([], |row| row.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        for digest in unused {
+            blob::remove(&self.blobs, &digest).map_err(io_error)?;
+            tx.prepare_cached("DELETE FROM state_blob WHERE digest = ?1")?
+                .execute(params![digest])?;
         }
+        Ok(())
     }
 }
 
-fn user_version(conn: &Connection) -> rusqlite::Result<i64> {
-    conn.query_row("PRAGMA user_version", [], |row| row.get(0))
+/// A blob file's I/O failure as the error of the transaction it happened in.
+fn io_error(e: std::io::Error) -> rusqlite::Error {
+    rusqlite::Error::ToSqlConversionFailure(Box::new(e))
 }
 
 fn sql_int(value: usize) -> i64 {
@@ -286,20 +298,63 @@ impl SnapshotStore for SqliteStore {
     }
 
     fn record(&self, path: &str, text: &str) -> Result<String, StoreError> {
-        let tag = crate::file_tag(text);
+        // Both hashes read the whole text: a large one is hashed on two cores at once.
+        let (tag, digest) = if text.len() >= blob::BLOB_MIN_BYTES {
+            std::thread::scope(|scope| {
+                let digest = scope.spawn(|| blob::digest(text));
+                let tag = crate::file_tag(text);
+                (tag, digest.join().unwrap_or_else(|_| blob::digest(text)))
+            })
+        } else {
+            (crate::file_tag(text), blob::digest(text))
+        };
+        let in_blob = text.len() >= blob::BLOB_MIN_BYTES;
+        if self.is_newest(path, &digest)? {
+            // A read of an unchanged file: its text is the path's newest version and the path
+            // the session's most recently used one, so recording it would change nothing.
+            return Ok(tag);
+        }
         let time = i64::try_from(now_ms()).unwrap_or(i64::MAX);
         self.immediate(|tx| {
             let session = &self.session;
             // Read fusion: the old row of this text goes (a different text that only shares the
-            // 16-bit tag stays); the new row gets the largest id.
+            // 16-bit tag stays); the new row gets the largest id. Rows of schema 1 have no
+            // digest and are compared by text (only when there is one, as binding copies it).
             tx.prepare_cached(
-                "DELETE FROM state_snapshot WHERE session = ?1 AND path = ?2 AND tag = ?3 AND text = ?4",
+                "DELETE FROM state_snapshot WHERE session = ?1 AND path = ?2 AND digest = ?3",
             )?
-            .execute(params![session, path, tag, text])?;
+            .execute(params![session, path, digest])?;
+            let legacy: bool = tx
+                .prepare_cached(
+                    "SELECT EXISTS (SELECT 1 FROM state_snapshot WHERE session = ?1 AND path = ?2
+                     AND tag = ?3 AND digest IS NULL)",
+                )?
+                .query_row(params![session, path, tag], |row| row.get(0))?;
+            if legacy {
+                tx.prepare_cached(
+                    "DELETE FROM state_snapshot WHERE session = ?1 AND path = ?2 AND tag = ?3
+                     AND digest IS NULL AND text = ?4",
+                )?
+                .execute(params![session, path, tag, text])?;
+            }
+            if in_blob {
+                blob::ensure(&self.blobs, &digest, text).map_err(io_error)?;
+                tx.prepare_cached("INSERT OR IGNORE INTO state_blob (digest) VALUES (?1)")?
+                    .execute(params![digest])?;
+            }
             tx.prepare_cached(
-                "INSERT INTO state_snapshot (session, path, tag, text, time_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO state_snapshot (session, path, tag, text, time_ms, digest, in_blob)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             )?
-            .execute(params![session, path, tag, text, time])?;
+            .execute(params![
+                session,
+                path,
+                tag,
+                if in_blob { "" } else { text },
+                time,
+                digest,
+                in_blob
+            ])?;
             tx.prepare_cached(
                 "DELETE FROM state_snapshot WHERE session = ?1 AND path = ?2 AND id NOT IN
                  (SELECT id FROM state_snapshot WHERE session = ?1 AND path = ?2
@@ -323,7 +378,7 @@ impl SnapshotStore for SqliteStore {
                  (SELECT path FROM state_path WHERE session = ?1 ORDER BY used DESC LIMIT -1 OFFSET ?2)",
             )?
             .execute(params![session, keep])?;
-            Ok(())
+            self.collect_blobs(tx)
         })?;
         Ok(tag)
     }
@@ -346,19 +401,11 @@ impl SnapshotStore for SqliteStore {
         let conn = self.connection();
         let run = || -> rusqlite::Result<Vec<Snapshot>> {
             let mut stmt = conn.prepare_cached(
-                "SELECT tag, text, time_ms FROM state_snapshot WHERE session = ?1 AND path = ?2
-                 ORDER BY id DESC",
+                "SELECT tag, text, time_ms, digest, in_blob FROM state_snapshot
+                 WHERE session = ?1 AND path = ?2 ORDER BY id DESC",
             )?;
-            let rows = stmt.query_map(params![self.session, path], |row| {
-                Ok(Snapshot {
-                    path: path.to_owned(),
-                    tag: row.get(0)?,
-                    text: row.get(1)?,
-                    time_ms: row
-                        .get::<_, i64>(2)
-                        .map(|t| u64::try_from(t).unwrap_or(0))?,
-                })
-            })?;
+            let rows =
+                stmt.query_map(params![self.session, path], |row| self.snapshot(path, row))?;
             rows.collect()
         };
         run().map_err(|e| self.error(e))
@@ -366,10 +413,31 @@ impl SnapshotStore for SqliteStore {
 
     fn tag_collides(&self, path: &str, tag: &str, text: &str) -> Result<bool, StoreError> {
         let conn = self.connection();
+        let digest = blob::digest(text);
         let run = || -> rusqlite::Result<bool> {
+            let other: bool = conn
+                .prepare_cached(
+                    "SELECT EXISTS (SELECT 1 FROM state_snapshot
+                     WHERE session = ?1 AND path = ?2 AND tag = ?3 AND digest <> ?4)",
+                )?
+                .query_row(params![self.session, path, tag, digest], |row| row.get(0))?;
+            if other {
+                return Ok(true);
+            }
+            // Rows of schema 1 have no digest: compare their text (bound only when there is
+            // one, as binding copies it).
+            let legacy: bool = conn
+                .prepare_cached(
+                    "SELECT EXISTS (SELECT 1 FROM state_snapshot
+                     WHERE session = ?1 AND path = ?2 AND tag = ?3 AND digest IS NULL)",
+                )?
+                .query_row(params![self.session, path, tag], |row| row.get(0))?;
+            if !legacy {
+                return Ok(false);
+            }
             conn.prepare_cached(
                 "SELECT EXISTS (SELECT 1 FROM state_snapshot
-                 WHERE session = ?1 AND path = ?2 AND tag = ?3 AND text <> ?4)",
+                 WHERE session = ?1 AND path = ?2 AND tag = ?3 AND digest IS NULL AND text <> ?4)",
             )?
             .query_row(params![self.session, path, tag, text], |row| row.get(0))
         };
@@ -382,7 +450,7 @@ impl SnapshotStore for SqliteStore {
                 .execute(params![self.session, path])?;
             tx.prepare_cached("DELETE FROM state_path WHERE session = ?1 AND path = ?2")?
                 .execute(params![self.session, path])?;
-            Ok(())
+            self.collect_blobs(tx)
         })
     }
 
@@ -392,7 +460,7 @@ impl SnapshotStore for SqliteStore {
                 .execute(params![self.session])?;
             tx.prepare_cached("DELETE FROM state_path WHERE session = ?1")?
                 .execute(params![self.session])?;
-            Ok(())
+            self.collect_blobs(tx)
         })
     }
 }

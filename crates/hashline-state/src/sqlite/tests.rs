@@ -1,0 +1,136 @@
+//! The blob files and the migration from schema 1.
+
+use rusqlite::{params, Connection};
+
+use super::{blob, schema, SqliteStore, DB_FILE};
+use crate::SnapshotStore;
+
+fn blob_files(state: &std::path::Path) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(blob::dir(state))
+        .map(|dir| dir.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_large_text_is_one_blob_written_once_and_collected_when_unused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = SqliteStore::open(dir.path(), "s").expect("open");
+    let big = "let x = 1;\n".repeat(20_000);
+    let tag = store.record("/a", &big).expect("record");
+    let files = blob_files(dir.path());
+    assert_eq!(files.len(), 1, "{files:?}");
+    let written = std::fs::metadata(&files[0]).and_then(|m| m.modified()).ok();
+    // Read again (fusion), and under another path and session: no new file, not rewritten.
+    store.record("/a", &big).expect("again");
+    store.record("/b", &big).expect("other path");
+    SqliteStore::open(dir.path(), "t")
+        .expect("open t")
+        .record("/a", &big)
+        .expect("other session");
+    assert_eq!(blob_files(dir.path()), files);
+    assert_eq!(
+        std::fs::metadata(&files[0]).and_then(|m| m.modified()).ok(),
+        written
+    );
+    assert_eq!(store.versions("/a").expect("versions").len(), 1);
+    assert_eq!(
+        store.by_tag("/a", &tag).expect("by_tag").map(|s| s.text),
+        Some(big.clone())
+    );
+    // Still in use by /b and by session t.
+    store.invalidate("/a").expect("invalidate");
+    assert_eq!(blob_files(dir.path()).len(), 1);
+    store.clear().expect("clear");
+    SqliteStore::open(dir.path(), "t")
+        .expect("open t")
+        .clear()
+        .expect("clear t");
+    assert!(blob_files(dir.path()).is_empty());
+    // A small text stays in its row.
+    store.record("/c", "small\n").expect("small");
+    assert!(blob_files(dir.path()).is_empty());
+}
+
+#[test]
+fn a_schema_1_database_is_migrated_and_its_rows_stay_readable() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let big = "fn f() {}\n".repeat(10_000);
+    {
+        let conn = Connection::open(dir.path().join(DB_FILE)).expect("open");
+        schema::create_v1(&conn).expect("v1");
+        for (path, text) in [("/small", "old\n"), ("/big", big.as_str())] {
+            conn.execute(
+                "INSERT INTO state_snapshot (session, path, tag, text, time_ms) VALUES ('s', ?1, ?2, ?3, 1)",
+                params![path, crate::file_tag(text), text],
+            )
+            .expect("row");
+            conn.execute(
+                "INSERT INTO state_path (session, path, used) VALUES ('s', ?1, 1)",
+                params![path],
+            )
+            .expect("path");
+        }
+    }
+    let store = SqliteStore::open(dir.path(), "s").expect("migrate");
+    let version: i64 = store
+        .connection()
+        .query_row("PRAGMA user_version", [], |row| row.get(0))
+        .expect("user_version");
+    assert_eq!(version, schema::VERSION);
+    assert_eq!(
+        store.head("/small").expect("head").map(|s| s.text),
+        Some("old\n".into())
+    );
+    assert_eq!(
+        store.head("/big").expect("head").map(|s| s.text),
+        Some(big.clone())
+    );
+    // An old row and the same text recorded again fuse; a new text is a second version.
+    store.record("/big", &big).expect("again");
+    assert_eq!(store.versions("/big").expect("versions").len(), 1);
+    store.record("/small", "new\n").expect("new");
+    let texts: Vec<String> = store
+        .versions("/small")
+        .expect("versions")
+        .into_iter()
+        .map(|s| s.text)
+        .collect();
+    assert_eq!(texts, ["new\n", "old\n"]);
+    let tag = crate::file_tag("old\n");
+    assert!(store
+        .tag_collides("/small", &tag, "other\n")
+        .expect("collides"));
+    assert!(!store
+        .tag_collides("/small", &tag, "old\n")
+        .expect("same text"));
+}
+
+#[test]
+fn recording_the_newest_text_again_writes_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = SqliteStore::open(dir.path(), "s").expect("open");
+    store.record("/a", "one\n").expect("record");
+    let changes = |store: &SqliteStore| -> i64 {
+        store
+            .connection()
+            .query_row("SELECT total_changes()", [], |row| row.get(0))
+            .expect("changes")
+    };
+    let before = changes(&store);
+    store.record("/a", "one\n").expect("again");
+    assert_eq!(changes(&store), before, "an unchanged read records nothing");
+    // Another path read in between: /a is no longer the most recent, so it is touched again.
+    store.record("/b", "two\n").expect("b");
+    let before = changes(&store);
+    store.record("/a", "one\n").expect("a again");
+    assert!(changes(&store) > before);
+    let paths: Vec<String> = store
+        .connection()
+        .prepare("SELECT path FROM state_path WHERE session = 's' ORDER BY used DESC")
+        .expect("prepare")
+        .query_map([], |row| row.get(0))
+        .expect("query")
+        .collect::<rusqlite::Result<_>>()
+        .expect("paths");
+    assert_eq!(paths, ["/a", "/b"]);
+}
