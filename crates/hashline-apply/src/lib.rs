@@ -1,6 +1,7 @@
 //! Applying edits to files: every dialect's engine, stale-anchor recovery, diffs, and the
 //! all-or-nothing writer.
 //!
+//! * [`anchors`]: the fresh anchors of an edit's changed regions (`files[].anchors`).
 //! * [`apply_patch`]: OpenAI's V4A `apply_patch` format (Codex's rules, our safety):
 //!   `edit --dialect apply-patch`.
 //! * [`fs`]: the [`fs::Workspace`] (root confinement, symlink resolution, per-file locks) and the
@@ -19,6 +20,7 @@
 //!
 //! Every engine returns an [`Outcome`]: the model-facing text plus structured facts.
 
+pub mod anchors;
 pub mod apply_patch;
 pub mod diff;
 pub mod fs;

@@ -91,7 +91,7 @@ pub struct ReadOptions {
 }
 
 /// Options of [`Engine::edit_with`].
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct EditOptions {
     /// Validate everything and report what would change; write nothing.
     pub dry_run: bool,
@@ -103,6 +103,28 @@ pub struct EditOptions {
     /// apply-patch: let `*** Add File:` and `*** Move to:` replace an existing file
     /// (`--overwrite`; refused with E_FILE_EXISTS otherwise).
     pub overwrite: bool,
+    /// The reply carries the fresh anchors of every changed region in `files[].anchors` (on
+    /// by default; the MCP server and `--json` show them). For lineid-json, whose seed reply
+    /// shows none, it also makes the result a version the session has seen (recorded), so the
+    /// next edit may use those anchors; the plain CLI turns it off unless `--show-anchors`.
+    pub fresh_anchors: bool,
+    /// `edit --show-anchors`: where the dialect's text shows no fresh anchors (lineid-json,
+    /// apply-patch, hash-json's `Anchors omitted`, str-replace's `create`), append them
+    /// ([`hashline_apply::anchors::render_block`]). Implies `fresh_anchors`.
+    pub show_anchors: bool,
+}
+
+impl Default for EditOptions {
+    fn default() -> EditOptions {
+        EditOptions {
+            dry_run: false,
+            allow_syntax_errors: false,
+            max_file_mb: None,
+            overwrite: false,
+            fresh_anchors: true,
+            show_anchors: false,
+        }
+    }
 }
 
 /// Reads, edits and writes files under one root, for one session.
@@ -298,7 +320,11 @@ impl Engine {
                 &self.ws,
                 self.store(),
                 input,
-                &lineid_json::EditOptions { dry_run, guard },
+                &lineid_json::EditOptions {
+                    dry_run,
+                    guard,
+                    fresh_anchors: options.fresh_anchors || options.show_anchors,
+                },
             ),
             Dialect::StrReplace => str_replace::edit(
                 &self.ws,
@@ -397,6 +423,7 @@ impl Engine {
             diff: String::new(),
             first_changed_line: Some(1),
             written: true,
+            anchors: Vec::new(),
         }];
         read
     }

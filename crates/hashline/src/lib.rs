@@ -34,6 +34,7 @@
 mod ast_edit;
 mod dialect;
 mod engine;
+mod fresh;
 pub mod grammar;
 #[cfg(feature = "mcp")]
 pub mod mcp;

@@ -113,6 +113,7 @@ impl Session {
     /// change).
     pub fn edit(&self, input: &str, dialect: Dialect, options: &EditOptions) -> Response {
         let mut outcome = self.engine.edit_with(input, dialect, options);
+        crate::fresh::present(&mut outcome, dialect.resolve(input), options);
         if options.dry_run && outcome.ok {
             let diff: String = outcome.files.iter().map(|f| f.diff.as_str()).collect();
             if !diff.is_empty() {

@@ -31,6 +31,7 @@ use hashline_state::SnapshotStore;
 
 use hashline_anchor::tag::file_tag;
 
+use crate::anchors::AnchorForm;
 use crate::diff::{first_changed_line, numbered};
 use crate::fs::Workspace;
 use crate::pipeline::disk::{Disk, MemoryDisk};
@@ -143,7 +144,8 @@ pub fn preview(
 fn report(d: &Done, op: FileOp, written: bool) -> FileReport {
     let first = first_changed_line(&d.old_text, &d.new_text);
     let path = &d.target.display;
-    change_report(path, op, (&d.old_text, &d.new_text), first, written)
+    let form = Some(AnchorForm::Tag);
+    change_report(path, op, (&d.old_text, &d.new_text), (first, form), written)
 }
 
 /// The shared body of [`edit`] and [`apply_to_text`].

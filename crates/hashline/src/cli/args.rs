@@ -63,6 +63,13 @@ pub enum Command {
         /// state); without it such an edit is refused with E_SYNTAX_INTRODUCED.
         #[arg(long)]
         allow_syntax_errors: bool,
+        /// After a successful edit, also print the fresh anchors of every changed region
+        /// (`--- Anchors PATH lines A-B ---` and the rows as the dialect's read shows them)
+        /// where the dialect's reply has none (lineid-json, apply-patch, hash-json's `Anchors
+        /// omitted`): the next edit can use them without a re-read. `--json` always carries
+        /// them in `files[].anchors`.
+        #[arg(long)]
+        show_anchors: bool,
         /// The patch file; `-` or nothing reads standard input.
         file: Option<String>,
     },

@@ -66,6 +66,7 @@ pub fn main() -> ExitCode {
             overwrite,
             dry_run,
             allow_syntax_errors,
+            show_anchors,
             file,
         } => match input::read_text(file.as_deref()) {
             Ok(text) => {
@@ -74,6 +75,9 @@ pub fn main() -> ExitCode {
                     allow_syntax_errors: *allow_syntax_errors,
                     max_file_mb: *max_file_mb,
                     overwrite: *overwrite,
+                    // What the reply shows is what the session records as seen.
+                    fresh_anchors: cli.json,
+                    show_anchors: *show_anchors,
                 };
                 let response = session.edit(&text, *dialect, &options);
                 output::explain_parse_error(&response.outcome, &text);
