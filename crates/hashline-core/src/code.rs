@@ -151,6 +151,9 @@ pub enum ErrorCode {
     /// A new line holds a character the legacy code page the file is written in cannot hold.
     #[serde(rename = "E_UNENCODABLE")]
     Unencodable,
+    /// `write` would replace an existing file the session never read (without `--overwrite`).
+    #[serde(rename = "E_NOT_READ")]
+    NotRead,
 }
 
 impl ErrorCode {
@@ -200,6 +203,7 @@ impl ErrorCode {
         ErrorCode::UndoUnknown,
         ErrorCode::UndoChanged,
         ErrorCode::Unencodable,
+        ErrorCode::NotRead,
     ];
 
     /// The code as printed: `E_STALE_ANCHOR`, ….
@@ -250,6 +254,7 @@ impl ErrorCode {
             UndoUnknown => "E_UNDO_UNKNOWN",
             UndoChanged => "E_UNDO_CHANGED",
             Unencodable => "E_UNENCODABLE",
+            NotRead => "E_NOT_READ",
         }
     }
 }
@@ -328,9 +333,10 @@ mod tests {
                 UndoUnknown => 41,
                 UndoChanged => 42,
                 Unencodable => 43,
+                NotRead => 44,
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 44);
+        assert_eq!(ErrorCode::ALL.len(), 45);
         for (i, code) in ErrorCode::ALL.iter().enumerate() {
             assert_eq!(position(*code), i, "{code} out of place in ALL");
         }

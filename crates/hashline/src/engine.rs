@@ -360,7 +360,22 @@ impl Engine {
     /// (`E_BINARY`), and so is binary `content` except with hash anchors (seed 001's host
     /// writes any bytes); a name holding a control character is refused (`E_UNSAFE_PATH`, see
     /// [`hashline_core::name`]).
+    ///
+    /// An existing file this session never read (no version of it recorded: no `read`, `edit`
+    /// or `write` of it) is not replaced: `E_NOT_READ` (see [`Engine::write_with`] to allow it).
     pub fn write(&self, path: &str, content: &[u8], anchors: Anchors) -> Outcome {
+        self.write_with(path, content, anchors, false)
+    }
+
+    /// [`Engine::write`]; with `overwrite` (`write --overwrite`), an existing file the session
+    /// never read is replaced too.
+    pub fn write_with(
+        &self,
+        path: &str,
+        content: &[u8],
+        anchors: Anchors,
+        overwrite: bool,
+    ) -> Outcome {
         let _ = self.ws.take_last_undo();
         if let Err(e) = hashline_core::name::check(path) {
             return Outcome::refused(e.code(), e.to_string());
@@ -389,6 +404,9 @@ impl Engine {
                 .and_then(|b| hashline_core::kind::refusal(path, b, "write"))
             {
                 return Err((ErrorCode::Binary, message));
+            }
+            if before.is_some() && !overwrite {
+                crate::write_rule::check_read(self.store(), &target.key, path)?;
             }
             let op = if before.is_some() {
                 FileOp::Update

@@ -42,6 +42,7 @@ mod read_range;
 mod session;
 mod state;
 mod undo;
+mod write_rule;
 
 pub use ast_edit::{
     AstEditOptions, AstEditOutcome, MatchReport, PendingReport, PreviewId, PreviewReport,

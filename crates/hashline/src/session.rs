@@ -123,9 +123,22 @@ impl Session {
         with_undo(outcome, self.engine.last_undo())
     }
 
-    /// `write PATH`: create or replace the file with `content`, then show its anchors.
+    /// `write PATH`: create or replace the file with `content`, then show its anchors. An
+    /// existing file the session never read is refused (`E_NOT_READ`).
     pub fn write(&self, path: &str, content: &[u8], anchors: Anchors) -> Response {
-        let outcome = self.engine.write(path, content, anchors);
+        self.write_with(path, content, anchors, false)
+    }
+
+    /// [`Session::write`]; with `overwrite` (`write --overwrite`) an existing file the session
+    /// never read is replaced too.
+    pub fn write_with(
+        &self,
+        path: &str,
+        content: &[u8],
+        anchors: Anchors,
+        overwrite: bool,
+    ) -> Response {
+        let outcome = self.engine.write_with(path, content, anchors, overwrite);
         with_undo(outcome, self.engine.last_undo())
     }
 

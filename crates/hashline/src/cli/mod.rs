@@ -2,22 +2,28 @@
 //! CLI contract: 0 done, 1 refused, 2 usage or I/O failure.
 
 mod args;
+mod color;
+mod generate;
 mod input;
 mod output;
 mod progress;
 
 use std::process::ExitCode;
 
-use clap::Parser;
 use hashline::{
     AstEditOptions, EditOptions, EngineConfig, ReadOptions, ResolveAction, Rule, Session,
 };
 
-use args::{Cli, Command, ResolveCommand, StateCommand};
+use args::{Command, ResolveCommand, StateCommand};
 
 /// Run the CLI with the process's arguments.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = color::parse();
+    match &cli.command {
+        Command::Completions { shell } => return generate::completions(*shell),
+        Command::Man => return generate::man(),
+        _ => {}
+    }
     if let Command::Grammar { format, dialect } = &cli.command {
         return match hashline::grammar::grammar(*dialect, *format) {
             Ok(g) => {
@@ -102,8 +108,9 @@ pub fn main() -> ExitCode {
             path,
             file,
             anchors,
+            overwrite,
         } => match input::read_bytes(file.as_deref()) {
-            Ok(bytes) => session.write(path, &bytes, *anchors),
+            Ok(bytes) => session.write_with(path, &bytes, *anchors, *overwrite),
             Err(e) => {
                 eprintln!("hashline: {e}");
                 return ExitCode::from(2);
@@ -173,7 +180,10 @@ pub fn main() -> ExitCode {
                 dry_run: *dry_run,
             },
         }),
-        Command::Grammar { .. } | Command::Mcp { .. } => return ExitCode::SUCCESS,
+        Command::Grammar { .. }
+        | Command::Mcp { .. }
+        | Command::Completions { .. }
+        | Command::Man => return ExitCode::SUCCESS,
     };
     output::print(&response, cli.json)
 }
