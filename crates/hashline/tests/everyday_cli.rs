@@ -231,3 +231,43 @@ fn write_replaces_only_a_file_the_session_read_unless_overwrite() {
         b"forced\n"
     );
 }
+
+/// What `hashline ARGS…` wrote to a pseudo-terminal (`script`), or `None` without `script`.
+fn on_a_terminal(sb: &Sandbox, args: &str, no_color: bool) -> Option<String> {
+    let line = format!(
+        "'{}' --root '{}' --state '{}' {args}",
+        env!("CARGO_BIN_EXE_hashline"),
+        sb.root.display(),
+        sb.state.display()
+    );
+    let mut cmd = Command::new("script");
+    cmd.args(["-qec", &line, "/dev/null"])
+        .env_remove("NO_COLOR");
+    if no_color {
+        cmd.env("NO_COLOR", "1");
+    }
+    let out = cmd.output().ok()?;
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn the_parse_diagnostic_on_a_terminal_follows_color_and_no_color() {
+    let sb = Sandbox::new();
+    sb.put("a.txt", b"one\n");
+    sb.put("bad.patch", "¶a.txt#0000\nreplace x:\n+a\n".as_bytes());
+    let patch = sb.root.join("bad.patch");
+    let args = format!("edit '{}'", patch.display());
+    let Some(auto) = on_a_terminal(&sb, &args, false) else {
+        eprintln!("skipped: `script` (util-linux) is not available to make a terminal");
+        return;
+    };
+    assert!(auto.contains("hashline::parse"), "the diagnostic: {auto}");
+    assert!(auto.contains(ESC), "coloured on a terminal: {auto}");
+    let never = on_a_terminal(&sb, &format!("--color never {args}"), false).expect("script");
+    assert!(never.contains("hashline::parse"), "{never}");
+    assert!(!never.contains(ESC), "{never}");
+    let no_color = on_a_terminal(&sb, &args, true).expect("script");
+    assert!(!no_color.contains(ESC), "{no_color}");
+    let always = on_a_terminal(&sb, &format!("--color always {args}"), true).expect("script");
+    assert!(always.contains(ESC), "{always}");
+}
