@@ -1,7 +1,8 @@
 //! Chained edits over MCP (issue 13 item 3): the structured result of `edit` carries the fresh
 //! anchors of the changed region (`files[].anchors`), the text stays the seed's, and a lineid-json
 //! result whose anchors were shown is recorded, so an edit with them chains — even when the new
-//! line's 8-bit ID equals the one the read showed for the line it replaced.
+//! line's 8-bit ID equals the one the read showed for the line it replaced. `write` over a
+//! file the session never read is refused there as on the CLI (`E_NOT_READ`).
 
 mod support;
 
@@ -52,6 +53,39 @@ async fn lineid_edits_chain_on_the_structured_anchors() {
     assert_eq!(
         fs::read_to_string(root.path().join("f.txt")).expect("read"),
         "p\nZ\nr\n"
+    );
+    within(client.service.cancel()).await.expect("close");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn write_replaces_only_a_file_the_session_read() {
+    let root = tempfile::tempdir().expect("root");
+    let state = tempfile::tempdir().expect("state");
+    fs::write(root.path().join("old.txt"), "precious\n").expect("write");
+    let client = connect(root.path(), state.path(), "mcp-write", &[]).await;
+    let refused = call(
+        &client,
+        "write",
+        json!({"path": "old.txt", "content": "clobbered\n"}),
+    )
+    .await;
+    assert!(refused.is_error, "{}", refused.text);
+    assert_eq!(refused.code(), Some("E_NOT_READ"));
+    assert_eq!(
+        fs::read_to_string(root.path().join("old.txt")).expect("read"),
+        "precious\n"
+    );
+    call(&client, "read", json!({"path": "old.txt"})).await;
+    let ok = call(
+        &client,
+        "write",
+        json!({"path": "old.txt", "content": "replaced\n"}),
+    )
+    .await;
+    assert!(!ok.is_error, "{}", ok.text);
+    assert_eq!(
+        fs::read_to_string(root.path().join("old.txt")).expect("read"),
+        "replaced\n"
     );
     within(client.service.cancel()).await.expect("close");
 }
