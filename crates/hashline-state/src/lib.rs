@@ -9,6 +9,8 @@
 //! * `SqliteStore` (feature `sqlite`): the same contract on SQLite in WAL mode, shared by
 //!   several processes of one session.
 
+#[cfg(feature = "sqlite")]
+mod evicted;
 mod limits;
 mod memory;
 #[cfg(feature = "sqlite")]

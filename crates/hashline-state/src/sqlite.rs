@@ -17,9 +17,10 @@ use std::time::{Duration, Instant};
 
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
+use crate::evicted;
 use crate::{
-    now_ms, Limits, Snapshot, SnapshotStore, StoreError, UndoEntry, MAX_EVICTED, MAX_PATHS,
-    MAX_UNDO, MAX_VERSIONS,
+    now_ms, Limits, Snapshot, SnapshotStore, StoreError, UndoEntry, MAX_PATHS, MAX_UNDO,
+    MAX_VERSIONS,
 };
 
 /// The database file name inside the state directory.
@@ -225,7 +226,7 @@ fn user_version(conn: &Connection) -> rusqlite::Result<i64> {
     conn.query_row("PRAGMA user_version", [], |row| row.get(0))
 }
 
-fn sql_int(value: usize) -> i64 {
+pub(crate) fn sql_int(value: usize) -> i64 {
     i64::try_from(value).unwrap_or(i64::MAX)
 }
 
@@ -237,52 +238,6 @@ const UNDO_TABLE: &str = "CREATE TABLE IF NOT EXISTS state_undo (
     before  TEXT,
     after   TEXT    NOT NULL
 );";
-
-/// The tags of evicted versions (created on first use, so older databases need no migration;
-/// no `*_ms` column: an eviction is not a use of the session).
-const EVICTED_TABLE: [&str; 2] = [
-    "CREATE TABLE IF NOT EXISTS state_evicted (
-        id      INTEGER PRIMARY KEY,
-        session TEXT    NOT NULL,
-        path    TEXT    NOT NULL,
-        tag     TEXT    NOT NULL
-    )",
-    "CREATE INDEX IF NOT EXISTS state_evicted_by_tag ON state_evicted (session, path, tag)",
-];
-
-/// Remember the tags of the versions `select` (a `SELECT path, tag FROM state_snapshot …` with
-/// `?1` the session and `params` after it) is about to evict; keeps the newest [`MAX_EVICTED`]
-/// distinct ones of the session.
-fn remember_evicted(
-    tx: &Connection,
-    session: &str,
-    select: &str,
-    params: &[&dyn rusqlite::ToSql],
-) -> rusqlite::Result<()> {
-    for create in EVICTED_TABLE {
-        tx.prepare_cached(create)?.execute([])?;
-    }
-    let mut all: Vec<&dyn rusqlite::ToSql> = vec![&session];
-    all.extend_from_slice(params);
-    let inserted = tx
-        .prepare_cached(&format!(
-            "INSERT INTO state_evicted (session, path, tag) SELECT ?1, path, tag FROM ({select})"
-        ))?
-        .execute(all.as_slice())?;
-    if inserted > 0 {
-        tx.prepare_cached(
-            "DELETE FROM state_evicted WHERE session = ?1 AND id NOT IN
-             (SELECT MAX(id) FROM state_evicted WHERE session = ?1 GROUP BY path, tag)",
-        )?
-        .execute(params![session])?;
-        tx.prepare_cached(
-            "DELETE FROM state_evicted WHERE session = ?1 AND id NOT IN
-             (SELECT id FROM state_evicted WHERE session = ?1 ORDER BY id DESC LIMIT ?2)",
-        )?
-        .execute(params![session, sql_int(MAX_EVICTED)])?;
-    }
-    Ok(())
-}
 
 impl SnapshotStore for SqliteStore {
     fn push_undo(&self, path: &str, entry: &UndoEntry) -> Result<(), StoreError> {
@@ -347,7 +302,7 @@ impl SnapshotStore for SqliteStore {
             )?
             .execute(params![session, path, tag, text, time])?;
             let versions = sql_int(self.limits.max_versions);
-            remember_evicted(
+            evicted::remember(
                 tx,
                 session,
                 "SELECT path, tag FROM state_snapshot WHERE session = ?1 AND path = ?2 AND id NOT IN
@@ -368,7 +323,7 @@ impl SnapshotStore for SqliteStore {
             )?
             .execute(params![session, path])?;
             let keep = sql_int(self.limits.max_paths);
-            remember_evicted(
+            evicted::remember(
                 tx,
                 session,
                 "SELECT path, tag FROM state_snapshot WHERE session = ?1 AND path IN
@@ -441,23 +396,7 @@ impl SnapshotStore for SqliteStore {
 
     fn evicted(&self, path: &str, tag: &str) -> Result<bool, StoreError> {
         let conn = self.connection();
-        let run = || -> rusqlite::Result<bool> {
-            let exists: bool = conn
-                .prepare_cached(
-                    "SELECT EXISTS (SELECT 1 FROM sqlite_master
-                     WHERE type = 'table' AND name = 'state_evicted')",
-                )?
-                .query_row([], |row| row.get(0))?;
-            if !exists {
-                return Ok(false);
-            }
-            conn.prepare_cached(
-                "SELECT EXISTS (SELECT 1 FROM state_evicted
-                 WHERE session = ?1 AND path = ?2 AND tag = ?3)",
-            )?
-            .query_row(params![self.session, path, tag], |row| row.get(0))
-        };
-        run().map_err(|e| self.error(e))
+        evicted::contains(&conn, &self.session, path, tag).map_err(|e| self.error(e))
     }
 
     fn invalidate(&self, path: &str) -> Result<(), StoreError> {
@@ -472,11 +411,7 @@ impl SnapshotStore for SqliteStore {
 
     fn clear(&self) -> Result<(), StoreError> {
         self.immediate(|tx| {
-            for create in EVICTED_TABLE {
-                tx.prepare_cached(create)?.execute([])?;
-            }
-            tx.prepare_cached("DELETE FROM state_evicted WHERE session = ?1")?
-                .execute(params![self.session])?;
+            evicted::clear(tx, &self.session)?;
             tx.prepare_cached("DELETE FROM state_snapshot WHERE session = ?1")?
                 .execute(params![self.session])?;
             tx.prepare_cached("DELETE FROM state_path WHERE session = ?1")?
