@@ -1,6 +1,7 @@
 //! Applying edits to files: every dialect's engine, stale-anchor recovery, diffs, and the
 //! all-or-nothing writer.
 //!
+//! * [`anchors`]: the fresh anchors of an edit's changed regions (`files[].anchors`).
 //! * [`apply_patch`]: OpenAI's V4A `apply_patch` format (Codex's rules, our safety):
 //!   `edit --dialect apply-patch`.
 //! * [`fs`]: the [`fs::Workspace`] (root confinement, symlink resolution, per-file locks) and the
@@ -44,6 +45,7 @@
 //! assert_eq!(disk.get("a.txt").unwrap(), b"one\nTWO\n");
 //! ```
 
+pub mod anchors;
 pub mod apply_patch;
 pub mod diff;
 pub mod fs;

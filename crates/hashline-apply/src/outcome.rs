@@ -55,6 +55,11 @@ pub struct FileReport {
     pub first_changed_line: Option<usize>,
     /// Whether the change was written (false in a dry run or on refusal).
     pub written: bool,
+    /// Fresh anchors of the changed regions of a written change, in the dialect's anchor form
+    /// (what the next edit needs without a re-read; [`crate::anchors`]). Empty (and left out
+    /// of `--json`) for reads, no-ops, deletes, dry runs and refusals.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub anchors: Vec<crate::anchors::AnchorRegion>,
 }
 
 impl Outcome {

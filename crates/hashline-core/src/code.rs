@@ -159,6 +159,9 @@ pub enum ErrorCode {
     /// argument); the CLI exits 2.
     #[serde(rename = "E_USAGE")]
     Usage,
+    /// `write` would replace an existing file the session never read (without `--overwrite`).
+    #[serde(rename = "E_NOT_READ")]
+    NotRead,
 }
 
 impl ErrorCode {
@@ -210,6 +213,7 @@ impl ErrorCode {
         ErrorCode::Unencodable,
         ErrorCode::NeedsDirectory,
         ErrorCode::Usage,
+        ErrorCode::NotRead,
     ];
 
     /// The code as printed: `E_STALE_ANCHOR`, ….
@@ -262,6 +266,7 @@ impl ErrorCode {
             Unencodable => "E_UNENCODABLE",
             NeedsDirectory => "E_NEEDS_DIRECTORY",
             Usage => "E_USAGE",
+            NotRead => "E_NOT_READ",
         }
     }
 }
@@ -342,9 +347,10 @@ mod tests {
                 Unencodable => 43,
                 NeedsDirectory => 44,
                 Usage => 45,
+                NotRead => 46,
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 46);
+        assert_eq!(ErrorCode::ALL.len(), 47);
         for (i, code) in ErrorCode::ALL.iter().enumerate() {
             assert_eq!(position(*code), i, "{code} out of place in ALL");
         }

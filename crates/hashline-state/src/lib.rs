@@ -22,6 +22,8 @@
 //! # Ok::<(), hashline_state::StoreError>(())
 //! ```
 
+#[cfg(feature = "sqlite")]
+mod evicted;
 mod limits;
 mod memory;
 #[cfg(feature = "sqlite")]
@@ -48,6 +50,9 @@ pub use undo::{UndoEntry, MAX_UNDO};
 pub const MAX_PATHS: usize = 30;
 /// Versions a store keeps per path at most (the seed's limit).
 pub const MAX_VERSIONS: usize = 4;
+/// Evicted versions a store remembers the tags of (per session, newest first), so that a
+/// refusal can say a tag was read but has been evicted ([`SnapshotStore::evicted`]).
+pub const MAX_EVICTED: usize = 256;
 
 /// One recorded version of a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,6 +100,8 @@ impl StoreError {
 ///   engine can tell that a tag names more than one text — [`SnapshotStore::tag_collides`].)
 ///   At most [`MAX_PATHS`] paths are kept, least recently used dropped first
 ///   (`head`, `by_tag` and `record` all refresh recency).
+/// * The tags of evicted versions are remembered (bounded, [`MAX_EVICTED`]):
+///   [`SnapshotStore::evicted`].
 /// * `head(path)`: the newest version. `by_tag(path, tag)`: the newest version of that path
 ///   with that tag. `versions(path)`: all, newest first.
 pub trait SnapshotStore: Send + Sync {
@@ -120,6 +127,13 @@ pub trait SnapshotStore: Send + Sync {
     fn push_undo(&self, path: &str, entry: &UndoEntry) -> Result<(), StoreError>;
     /// Remove and return the newest undo entry of `path`.
     fn pop_undo(&self, path: &str) -> Result<Option<UndoEntry>, StoreError>;
+    /// Whether `path` had a version tagged `tag` that was evicted by the store's bounds (more
+    /// than [`MAX_VERSIONS`] versions of the path, or more than [`MAX_PATHS`] paths): it was
+    /// read in this session but can no longer be looked up. Only the tags are kept, of the
+    /// last [`MAX_EVICTED`] evictions; a store that keeps none answers `false`.
+    fn evicted(&self, _path: &str, _tag: &str) -> Result<bool, StoreError> {
+        Ok(false)
+    }
     /// Forget `path`.
     fn invalidate(&self, path: &str) -> Result<(), StoreError>;
     /// Forget everything.

@@ -7,8 +7,8 @@
 use std::sync::{Mutex, MutexGuard};
 
 use crate::{
-    now_ms, Limits, Snapshot, SnapshotStore, StoreError, UndoEntry, MAX_PATHS, MAX_UNDO,
-    MAX_VERSIONS,
+    now_ms, Limits, Snapshot, SnapshotStore, StoreError, UndoEntry, MAX_EVICTED, MAX_PATHS,
+    MAX_UNDO, MAX_VERSIONS,
 };
 
 /// One path's versions, newest first.
@@ -28,6 +28,8 @@ pub struct MemoryStore {
     paths: Mutex<Vec<PathEntry>>,
     /// Undo entries per path, oldest first; most recently pushed path first.
     undo: Mutex<Vec<(String, Vec<UndoEntry>)>>,
+    /// (path, tag) of evicted versions, newest first, at most [`MAX_EVICTED`].
+    evicted: Mutex<Vec<(String, String)>>,
 }
 
 impl Default for MemoryStore {
@@ -49,6 +51,7 @@ impl MemoryStore {
             limits: Limits::new(max_paths, max_versions),
             paths: Mutex::new(Vec::new()),
             undo: Mutex::new(Vec::new()),
+            evicted: Mutex::new(Vec::new()),
         }
     }
 
@@ -58,6 +61,19 @@ impl MemoryStore {
         self.paths
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Remember the tags of `gone`, the versions of `path` the bounds just dropped.
+    fn remember_evicted(&self, gone: impl IntoIterator<Item = (String, String)>) {
+        let mut evicted = self
+            .evicted
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for entry in gone {
+            evicted.retain(|e| *e != entry);
+            evicted.insert(0, entry);
+        }
+        evicted.truncate(MAX_EVICTED);
     }
 }
 
@@ -110,6 +126,10 @@ impl SnapshotStore for MemoryStore {
             time_ms: now_ms(),
         };
         let mut paths = self.lock();
+        let mut gone: Vec<(String, String)> = Vec::new();
+        let mut note = |versions: &[Snapshot]| {
+            gone.extend(versions.iter().map(|v| (v.path.clone(), v.tag.clone())));
+        };
         match touch(&mut paths, path) {
             Some(entry) => {
                 // Read fusion: an identical text replaces its old slot and becomes the head. A
@@ -118,7 +138,10 @@ impl SnapshotStore for MemoryStore {
                     .versions
                     .retain(|version| version.tag != tag || version.text != text);
                 entry.versions.insert(0, snapshot);
-                entry.versions.truncate(self.limits.max_versions);
+                if entry.versions.len() > self.limits.max_versions {
+                    note(&entry.versions[self.limits.max_versions..]);
+                    entry.versions.truncate(self.limits.max_versions);
+                }
             }
             None => {
                 paths.insert(
@@ -128,9 +151,14 @@ impl SnapshotStore for MemoryStore {
                         versions: vec![snapshot],
                     },
                 );
+                for dropped in paths.iter().skip(self.limits.max_paths) {
+                    note(&dropped.versions);
+                }
                 paths.truncate(self.limits.max_paths);
             }
         }
+        drop(paths);
+        self.remember_evicted(gone);
         Ok(tag)
     }
 
@@ -163,6 +191,14 @@ impl SnapshotStore for MemoryStore {
             .any(|v| v.tag == tag && v.text != text))
     }
 
+    fn evicted(&self, path: &str, tag: &str) -> Result<bool, StoreError> {
+        let evicted = self
+            .evicted
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        Ok(evicted.iter().any(|(p, t)| p == path && t == tag))
+    }
+
     fn invalidate(&self, path: &str) -> Result<(), StoreError> {
         self.lock().retain(|entry| entry.path != path);
         Ok(())
@@ -170,6 +206,10 @@ impl SnapshotStore for MemoryStore {
 
     fn clear(&self) -> Result<(), StoreError> {
         self.lock().clear();
+        self.evicted
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clear();
         Ok(())
     }
 }
@@ -215,6 +255,33 @@ mod tests {
         }
         let texts = versions(&store, "/p", |s| s.text);
         assert_eq!(texts, vec!["v5\n", "v4\n", "v3\n", "v2\n"]);
+    }
+
+    #[test]
+    fn evicted_tags_are_remembered_bounded() {
+        let store = MemoryStore::with_limits(2, 2);
+        let first = store.record("/p", "v0\n").expect("infallible");
+        assert!(!store.evicted("/p", &first).expect("infallible"));
+        store.record("/p", "v1\n").expect("infallible");
+        store.record("/p", "v2\n").expect("infallible");
+        assert!(store.by_tag("/p", &first).expect("infallible").is_none());
+        assert!(store.evicted("/p", &first).expect("infallible"));
+        let a = store.record("/a", "a\n").expect("infallible");
+        store.record("/b", "b\n").expect("infallible");
+        store.record("/c", "c\n").expect("infallible");
+        assert!(
+            store.evicted("/a", &a).expect("infallible"),
+            "a path evicted"
+        );
+        let n = MAX_EVICTED + 10;
+        for i in 0..n {
+            store.record("/q", &format!("q{i}\n")).expect("infallible");
+        }
+        assert!(!store.evicted("/p", &first).expect("infallible"), "bounded");
+        let recent = crate::file_tag(&format!("q{}\n", n - 3));
+        assert!(store.evicted("/q", &recent).expect("infallible"));
+        store.clear().expect("infallible");
+        assert!(!store.evicted("/q", &recent).expect("infallible"));
     }
 
     #[test]

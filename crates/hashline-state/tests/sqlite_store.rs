@@ -106,3 +106,44 @@ fn unwritable_state_dir_is_a_backend_error() {
     assert!(matches!(err, hashline_state::StoreError::Backend { .. }));
     assert_eq!(err.code().as_str(), "E_IO");
 }
+
+#[test]
+fn evicted_tags_are_remembered_per_session_and_bounded() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = SqliteStore::open_with_limits(dir.path(), "s", 2, 2).expect("open");
+    let other = SqliteStore::open_with_limits(dir.path(), "t", 2, 2).expect("open");
+    let first = store.record("/p", "v0\n").expect("record");
+    assert!(
+        !store.evicted("/p", &first).expect("evicted"),
+        "never in an empty db"
+    );
+    store.record("/p", "v1\n").expect("record");
+    store.record("/p", "v2\n").expect("record");
+    assert!(store.by_tag("/p", &first).expect("by_tag").is_none());
+    assert!(store.evicted("/p", &first).expect("evicted"));
+    assert!(
+        !other.evicted("/p", &first).expect("evicted"),
+        "per session"
+    );
+    // A whole path pushed out by the path bound.
+    let a = store.record("/a", "a\n").expect("record");
+    store.record("/b", "b\n").expect("record"); // evicts /p
+    store.record("/c", "c\n").expect("record"); // evicts /a
+    assert!(store.evicted("/a", &a).expect("evicted"));
+    let n = hashline_state::MAX_EVICTED + 10;
+    for i in 0..n {
+        store.record("/q", &format!("q{i}\n")).expect("record");
+    }
+    assert!(!store.evicted("/p", &first).expect("evicted"), "bounded");
+    let rows: i64 = store
+        .connection()
+        .query_row(
+            "SELECT COUNT(*) FROM state_evicted WHERE session = 's'",
+            [],
+            |row| row.get(0),
+        )
+        .expect("count");
+    assert_eq!(rows, hashline_state::MAX_EVICTED as i64);
+    store.clear().expect("clear");
+    assert!(!store.evicted("/q", "0000").expect("evicted"));
+}

@@ -103,7 +103,7 @@ pub struct ReadOptions {
 }
 
 /// Options of [`Engine::edit_with`].
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct EditOptions {
     /// Validate everything and report what would change; write nothing.
     pub dry_run: bool,
@@ -115,6 +115,28 @@ pub struct EditOptions {
     /// apply-patch: let `*** Add File:` and `*** Move to:` replace an existing file
     /// (`--overwrite`; refused with E_FILE_EXISTS otherwise).
     pub overwrite: bool,
+    /// The reply carries the fresh anchors of every changed region in `files[].anchors` (on
+    /// by default; the MCP server and `--json` show them). For lineid-json, whose seed reply
+    /// shows none, it also makes the result a version the session has seen (recorded), so the
+    /// next edit may use those anchors; the plain CLI turns it off unless `--show-anchors`.
+    pub fresh_anchors: bool,
+    /// `edit --show-anchors`: where the dialect's text shows no fresh anchors (lineid-json,
+    /// apply-patch, hash-json's `Anchors omitted`, str-replace's `create`), append them
+    /// ([`hashline_apply::anchors::render_block`]). Implies `fresh_anchors`.
+    pub show_anchors: bool,
+}
+
+impl Default for EditOptions {
+    fn default() -> EditOptions {
+        EditOptions {
+            dry_run: false,
+            allow_syntax_errors: false,
+            max_file_mb: None,
+            overwrite: false,
+            fresh_anchors: true,
+            show_anchors: false,
+        }
+    }
 }
 
 /// The file system an [`Engine`] runs on.
@@ -379,7 +401,11 @@ impl Engine {
                 self.disk(),
                 self.store(),
                 input,
-                &lineid_json::EditOptions { dry_run, guard },
+                &lineid_json::EditOptions {
+                    dry_run,
+                    guard,
+                    fresh_anchors: options.fresh_anchors || options.show_anchors,
+                },
             ),
             Dialect::StrReplace => str_replace::edit(
                 self.disk(),
@@ -415,7 +441,22 @@ impl Engine {
     /// (`E_BINARY`), and so is binary `content` except with hash anchors (seed 001's host
     /// writes any bytes); a name holding a control character is refused (`E_UNSAFE_PATH`, see
     /// [`hashline_core::name`]).
+    ///
+    /// An existing file this session never read (no version of it recorded: no `read`, `edit`
+    /// or `write` of it) is not replaced: `E_NOT_READ` (see [`Engine::write_with`] to allow it).
     pub fn write(&self, path: &str, content: &[u8], anchors: Anchors) -> Outcome {
+        self.write_with(path, content, anchors, false)
+    }
+
+    /// [`Engine::write`]; with `overwrite` (`write --overwrite`), an existing file the session
+    /// never read is replaced too.
+    pub fn write_with(
+        &self,
+        path: &str,
+        content: &[u8],
+        anchors: Anchors,
+        overwrite: bool,
+    ) -> Outcome {
         let _ = self.last_undo();
         if let Err(e) = hashline_core::name::check(path) {
             return Outcome::refused(e.code(), e.to_string());
@@ -445,6 +486,9 @@ impl Engine {
                 .and_then(|b| hashline_core::kind::refusal(path, b, "write"))
             {
                 return Err((ErrorCode::Binary, message));
+            }
+            if before.is_some() && !overwrite {
+                crate::write_rule::check_read(self.store(), &target.key, path)?;
             }
             let op = if before.is_some() {
                 FileOp::Update
@@ -482,6 +526,7 @@ impl Engine {
             diff: String::new(),
             first_changed_line: Some(1),
             written: true,
+            anchors: Vec::new(),
         }];
         read
     }

@@ -56,6 +56,7 @@ mod ast_edit;
 mod diagnostic;
 mod dialect;
 mod engine;
+mod fresh;
 pub mod grammar;
 #[cfg(feature = "mcp")]
 pub mod mcp;
@@ -63,6 +64,7 @@ mod read_range;
 mod session;
 mod state;
 mod undo;
+mod write_rule;
 
 pub use ast_edit::{
     AstEditOptions, AstEditOutcome, MatchReport, PendingReport, PreviewId, PreviewReport,

@@ -178,6 +178,7 @@ impl Session {
     /// change).
     pub fn edit(&self, input: &str, dialect: Dialect, options: &EditOptions) -> Response {
         let mut outcome = self.engine.edit_with(input, dialect, options);
+        crate::fresh::present(&mut outcome, dialect.resolve(input), options);
         if options.dry_run && outcome.ok {
             let diff: String = outcome.files.iter().map(|f| f.diff.as_str()).collect();
             if !diff.is_empty() {
@@ -204,9 +205,22 @@ impl Session {
         }
     }
 
-    /// `write PATH`: create or replace the file with `content`, then show its anchors.
+    /// `write PATH`: create or replace the file with `content`, then show its anchors. An
+    /// existing file the session never read is refused (`E_NOT_READ`).
     pub fn write(&self, path: &str, content: &[u8], anchors: Anchors) -> Response {
-        let outcome = self.engine.write(path, content, anchors);
+        self.write_with(path, content, anchors, false)
+    }
+
+    /// [`Session::write`]; with `overwrite` (`write --overwrite`) an existing file the session
+    /// never read is replaced too.
+    pub fn write_with(
+        &self,
+        path: &str,
+        content: &[u8],
+        anchors: Anchors,
+        overwrite: bool,
+    ) -> Response {
+        let outcome = self.engine.write_with(path, content, anchors, overwrite);
         with_undo(outcome, self.engine.last_undo())
     }
 

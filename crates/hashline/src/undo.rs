@@ -61,6 +61,7 @@ impl Engine {
                 diff: String::new(),
                 first_changed_line: None,
                 written: true,
+                anchors: Vec::new(),
             });
         }
         let mut text = format!("Undid call {}: {}.", undone.id, parts.join(", "));

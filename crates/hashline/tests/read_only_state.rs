@@ -70,24 +70,39 @@ fn every_command_works_and_warns_when_the_state_cannot_be_written() {
     let lineid = r#"{"filePath":"f.txt","edits":[{"op":"append","lines":["gamma"]}]}"#;
     let out = sb.run(&["--json", "edit", "-"], lineid.as_bytes());
     assert_eq!(out.code, 0, "{out:?}");
-    // A lineid-json reply shows no anchors, so its result is not recorded: nothing was lost.
-    assert!(!warned(&out.json()), "{out:?}");
+    // With --json a lineid-json reply carries fresh anchors, so its result is to be recorded
+    // and the failure says so; the seed's plain reply shows none: nothing is lost there.
+    assert!(warned(&out.json()), "{out:?}");
+    let lineid = r#"{"filePath":"f.txt","edits":[{"op":"append","lines":["gamma 2"]}]}"#;
+    let out = sb.run(&["edit", "-"], lineid.as_bytes());
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (0, "Updated f.txt\n"),
+        "{out:?}"
+    );
     let hash = r#"{"path":"f.txt","edits":[{"op":"append","lines":["delta"]}]}"#;
     let out = sb.run(&["--json", "edit", "-"], hash.as_bytes());
     assert_eq!(out.code, 0, "{out:?}");
     assert!(warned(&out.json()), "{out:?}");
     assert_eq!(
         fs::read_to_string(sb.root.join("f.txt")).expect("read"),
-        "ALPHA\nbeta\ngamma\ndelta\n"
+        "ALPHA\nbeta\ngamma\ngamma 2\ndelta\n"
     );
 
+    // Each mode creates its own file: a session that records nothing has read nothing, so
+    // replacing a file needs --overwrite (E_NOT_READ).
     for mode in ["tag", "lineid", "hash"] {
-        let out = sb.run(&["--json", "write", "w.txt", "--anchors", mode], b"one\n");
+        let name = format!("w-{mode}.txt");
+        let out = sb.run(&["--json", "write", &name, "--anchors", mode], b"one\n");
         assert_eq!(out.code, 0, "{mode}: {out:?}");
         assert!(warned(&out.json()), "{mode}: {out:?}");
+        assert_eq!(
+            fs::read_to_string(sb.root.join(&name)).expect("read"),
+            "one\n"
+        );
     }
-    assert_eq!(
-        fs::read_to_string(sb.root.join("w.txt")).expect("read"),
-        "one\n"
-    );
+    let again = sb.run(&["--json", "write", "w-tag.txt"], b"two\n").json();
+    assert_eq!(again["code"], "E_NOT_READ", "{again}");
+    let forced = sb.run(&["write", "w-tag.txt", "--overwrite"], b"two\n");
+    assert_eq!(forced.code, 0, "{forced:?}");
 }

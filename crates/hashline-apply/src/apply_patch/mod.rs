@@ -26,6 +26,7 @@ pub use error::ApError;
 use hashline_state::SnapshotStore;
 use hashline_syntax::apply_patch::parse_patch;
 
+use crate::anchors::AnchorForm;
 use crate::diff::first_changed_line;
 use crate::pipeline::execute::{execute, Done, Land, Run};
 use crate::pipeline::report::change_report;
@@ -113,6 +114,6 @@ fn report(d: &Done, written: bool) -> FileReport {
     let first = first_changed_line(change.0, change.1);
     FileReport {
         new_path,
-        ..change_report(path, op, change, first, written)
+        ..change_report(path, op, change, (first, Some(AnchorForm::Plain)), written)
     }
 }

@@ -8,6 +8,7 @@ use hashline_core::{Edit, ErrorCode, SpliceError, TextFile};
 use hashline_state::{SnapshotStore, StoreError};
 use hashline_syntax::hash_json::{parse_envelope, parse_items, EditItem, Envelope};
 
+use crate::anchors::AnchorForm;
 use crate::fs::FsError;
 use crate::merge::forget_older;
 use crate::pipeline::commit::CommitError;
@@ -104,7 +105,14 @@ fn run(
         &done.warnings,
     );
     let first = changed_range(old, new).map(|(first, _)| first);
-    let report = change_report(path, FileOp::Update, (old, new), first, !opts.dry_run);
+    let form = Some(AnchorForm::Hash);
+    let report = change_report(
+        path,
+        FileOp::Update,
+        (old, new),
+        (first, form),
+        !opts.dry_run,
+    );
     Ok(Outcome {
         ok: true,
         code: None,

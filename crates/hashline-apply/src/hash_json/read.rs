@@ -130,6 +130,7 @@ fn shown(display_path: &str, text: String, tag: Option<String>) -> Outcome {
             diff: String::new(),
             first_changed_line: None,
             written: false,
+            anchors: Vec::new(),
         }],
     }
 }

@@ -32,6 +32,7 @@ use hashline_state::SnapshotStore;
 
 use hashline_anchor::tag::file_tag;
 
+use crate::anchors::AnchorForm;
 use crate::diff::{first_changed_line, numbered};
 use crate::pipeline::disk::MemoryDisk;
 use crate::pipeline::execute::{execute, Done, FrontEnd, Run};
@@ -147,7 +148,8 @@ pub fn preview(
 fn report(d: &Done, op: FileOp, written: bool) -> FileReport {
     let first = first_changed_line(&d.old_text, &d.new_text);
     let path = &d.target.display;
-    change_report(path, op, (&d.old_text, &d.new_text), first, written)
+    let form = Some(AnchorForm::Tag);
+    change_report(path, op, (&d.old_text, &d.new_text), (first, form), written)
 }
 
 /// The shared body of [`edit`] and [`apply_to_text`].

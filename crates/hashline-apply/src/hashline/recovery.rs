@@ -82,7 +82,7 @@ pub(crate) fn collision_message(
     live: &str,
     anchors: &std::collections::BTreeSet<usize>,
 ) -> String {
-    let full = mismatch::message(path, tag, tag, true, live, anchors);
+    let full = mismatch::message(path, tag, tag, mismatch::Known::Held, live, anchors);
     let rows = full.split_once("\n\n").map_or("", |(_, rows)| rows);
     let mut msg = format!(
         "Edit rejected for {path}: stale anchor — #{tag} names more than one version of this file in this session (two different texts share the 16-bit tag), and the edit lands differently on them.\nRe-read the file with `read` to refresh the line numbers before retrying; the current lines are below."

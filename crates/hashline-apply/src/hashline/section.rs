@@ -97,6 +97,14 @@ pub(crate) fn prepare(
             &anchors,
         )));
     }
+    // Asked before the live text is recorded (which may evict more).
+    let known = if snapshot.is_some() {
+        mismatch::Known::Held
+    } else if store.evicted(input.key, input.tag).unwrap_or(false) {
+        mismatch::Known::Evicted
+    } else {
+        mismatch::Known::Unknown
+    };
     if mode.record_mismatch {
         store.record(input.key, live.text())?;
     }
@@ -104,7 +112,7 @@ pub(crate) fn prepare(
         input.path,
         input.tag,
         &live_tag,
-        snapshot.is_some(),
+        known,
         live.text(),
         &anchors,
     )))

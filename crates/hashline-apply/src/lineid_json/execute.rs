@@ -12,6 +12,7 @@ use super::error::EngineError;
 use super::plan::{application_order, lower, resolve, validate};
 use super::rebase::choose_base;
 use super::EditOptions;
+use crate::anchors::AnchorForm;
 use crate::diff::first_changed_line;
 use crate::fs::FsError;
 use crate::pipeline::commit::CommitError;
@@ -102,13 +103,19 @@ pub fn edit(
 }
 
 /// The file report; `change` = the LF texts before and after, for the diff.
-fn report(req: &Request, op: FileOp, change: Option<(&str, &str)>, written: bool) -> FileReport {
+fn report(
+    req: &Request,
+    op: FileOp,
+    change: Option<(&str, &str)>,
+    written: bool,
+    form: Option<AnchorForm>,
+) -> FileReport {
     let report = match change {
         Some((old, new)) => change_report(
             &req.file_path,
             op,
             (old, new),
-            first_changed_line(old, new),
+            (first_changed_line(old, new), form),
             written,
         ),
         None => FileReport {
@@ -119,6 +126,7 @@ fn report(req: &Request, op: FileOp, change: Option<(&str, &str)>, written: bool
             diff: String::new(),
             first_changed_line: None,
             written,
+            anchors: Vec::new(),
         },
     };
     FileReport {
@@ -146,6 +154,7 @@ fn run(
         req,
         warnings: Vec::new(),
         noops: 0,
+        fresh_anchors: opts.fresh_anchors,
     };
     let run = Run {
         dry_run: opts.dry_run,
@@ -162,11 +171,12 @@ fn run(
     warnings.extend(done.warnings.iter().cloned());
     let req = &front.req;
     let written = !opts.dry_run;
+    let form = opts.fresh_anchors.then_some(AnchorForm::Lineid);
     let change = Some((done.old_text.as_str(), done.new_text.as_str()));
     let (text, file) = match done.land {
         Land::Delete => (
             format!("Successfully deleted {}", req.file_path),
-            report(req, FileOp::Delete, None, written),
+            report(req, FileOp::Delete, None, written, form),
         ),
         Land::Move { .. } => (
             format!(
@@ -174,15 +184,15 @@ fn run(
                 req.file_path,
                 req.rename.as_deref().unwrap_or_default()
             ),
-            report(req, FileOp::Rename, change, written),
+            report(req, FileOp::Rename, change, written, form),
         ),
         Land::Create => (
             format!("Updated {}", req.file_path),
-            report(req, FileOp::Create, change, written),
+            report(req, FileOp::Create, change, written, form),
         ),
         Land::Update => (
             format!("Updated {}", req.file_path),
-            report(req, FileOp::Update, change, written),
+            report(req, FileOp::Update, change, written, form),
         ),
     };
     Ok(ok(text, file))
@@ -195,6 +205,8 @@ struct LineId {
     warnings: Vec<String>,
     /// Edits that change nothing (for the no-op refusal).
     noops: usize,
+    /// The reply carries fresh anchors: the result is recorded.
+    fresh_anchors: bool,
 }
 
 impl FrontEnd for LineId {
@@ -338,9 +350,10 @@ impl FrontEnd for LineId {
     }
 
     /// The seed's reply shows no anchors of the new text, so the session has not seen it: the
-    /// next edit's anchors come from the last read and are carried over from it.
+    /// next edit's anchors come from the last read and are carried over from it. A reply that
+    /// carries fresh anchors (`EditOptions::fresh_anchors`) shows it: then it is recorded.
     fn records_result(&self) -> bool {
-        false
+        self.fresh_anchors
     }
 
     fn store_warning(&self, e: &StoreError) -> String {

@@ -34,4 +34,10 @@ pub struct EditOptions<'a> {
     pub dry_run: bool,
     /// The edit guard's options.
     pub guard: crate::guard::GuardOptions<'a>,
+    /// The reply carries the fresh anchors of the changed region (`files[].anchors`: `--json`,
+    /// MCP, `edit --show-anchors`), so the new text is a version the session has seen and is
+    /// recorded: the next edit may use those anchors. Without it (the seed's reply, which shows
+    /// no anchors) the result is not recorded and the next edit's anchors come from the last
+    /// read.
+    pub fresh_anchors: bool,
 }

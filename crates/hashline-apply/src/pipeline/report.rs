@@ -3,6 +3,7 @@
 
 use hashline_anchor::tag::file_tag;
 
+use crate::anchors::{regions, AnchorForm};
 use crate::diff::unified;
 use crate::{FileOp, FileReport};
 
@@ -16,18 +17,25 @@ pub(crate) fn read_report(path: &str, text: &str) -> FileReport {
         diff: String::new(),
         first_changed_line: None,
         written: false,
+        anchors: Vec::new(),
     }
 }
 
 /// The report of a change of `path` from `old` to `new` (LF texts): the unified diff and the
-/// new text's tag; `first` is the first changed line as the dialect counts it.
+/// new text's tag; `first` is the first changed line as the dialect counts it. A written change
+/// that leaves the file reports the fresh anchors of its changed regions in `form` (`None`: the
+/// dialect shows none, as lineid-json's seed reply).
 pub(crate) fn change_report(
     path: &str,
     op: FileOp,
     (old, new): (&str, &str),
-    first: Option<usize>,
+    (first, form): (Option<usize>, Option<AnchorForm>),
     written: bool,
 ) -> FileReport {
+    let anchors = match form {
+        Some(form) if written && op != FileOp::Delete => regions(old, new, form),
+        _ => Vec::new(),
+    };
     FileReport {
         path: path.to_owned(),
         new_path: None,
@@ -36,6 +44,7 @@ pub(crate) fn change_report(
         diff: unified(old, new, path),
         first_changed_line: first,
         written,
+        anchors,
     }
 }
 

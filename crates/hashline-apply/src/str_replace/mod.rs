@@ -23,6 +23,7 @@ use hashline_core::ErrorCode;
 use hashline_state::{SnapshotStore, UndoEntry};
 use hashline_syntax::str_replace::{parse_request, Command, RequestError};
 
+use crate::anchors::AnchorForm;
 use crate::fs::FsError;
 use crate::guard::GuardRefusal;
 use crate::pipeline::execute::{execute, Land, Run};
@@ -249,7 +250,8 @@ fn run(
         Land::Delete => (FileOp::Delete, None),
         _ => (FileOp::Update, crate::diff::first_changed_line(old, new)),
     };
-    let file = change_report(&shown, op, (old, new), first, !opts.dry_run);
+    let form = Some(AnchorForm::View);
+    let file = change_report(&shown, op, (old, new), (first, form), !opts.dry_run);
     Ok(ok(text, file))
 }
 

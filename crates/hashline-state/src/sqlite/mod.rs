@@ -28,6 +28,7 @@ use std::time::Duration;
 
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
+use crate::evicted;
 use crate::{
     now_ms, Limits, Snapshot, SnapshotStore, StoreError, UndoEntry, MAX_PATHS, MAX_UNDO,
     MAX_VERSIONS,
@@ -237,7 +238,7 @@ fn io_error(e: std::io::Error) -> rusqlite::Error {
     rusqlite::Error::ToSqlConversionFailure(Box::new(e))
 }
 
-fn sql_int(value: usize) -> i64 {
+pub(crate) fn sql_int(value: usize) -> i64 {
     i64::try_from(value).unwrap_or(i64::MAX)
 }
 
@@ -355,6 +356,15 @@ impl SnapshotStore for SqliteStore {
                 digest,
                 in_blob
             ])?;
+            let versions = sql_int(self.limits.max_versions);
+            evicted::remember(
+                tx,
+                session,
+                "SELECT path, tag FROM state_snapshot WHERE session = ?1 AND path = ?2 AND id NOT IN
+                 (SELECT id FROM state_snapshot WHERE session = ?1 AND path = ?2
+                  ORDER BY id DESC LIMIT ?3) ORDER BY id",
+                &[&path, &versions],
+            )?;
             tx.prepare_cached(
                 "DELETE FROM state_snapshot WHERE session = ?1 AND path = ?2 AND id NOT IN
                  (SELECT id FROM state_snapshot WHERE session = ?1 AND path = ?2
@@ -368,6 +378,14 @@ impl SnapshotStore for SqliteStore {
             )?
             .execute(params![session, path])?;
             let keep = sql_int(self.limits.max_paths);
+            evicted::remember(
+                tx,
+                session,
+                "SELECT path, tag FROM state_snapshot WHERE session = ?1 AND path IN
+                 (SELECT path FROM state_path WHERE session = ?1 ORDER BY used DESC LIMIT -1 OFFSET ?2)
+                 ORDER BY id",
+                &[&keep],
+            )?;
             tx.prepare_cached(
                 "DELETE FROM state_snapshot WHERE session = ?1 AND path IN
                  (SELECT path FROM state_path WHERE session = ?1 ORDER BY used DESC LIMIT -1 OFFSET ?2)",
@@ -444,6 +462,11 @@ impl SnapshotStore for SqliteStore {
         run().map_err(|e| self.error(e))
     }
 
+    fn evicted(&self, path: &str, tag: &str) -> Result<bool, StoreError> {
+        let conn = self.connection();
+        evicted::contains(&conn, &self.session, path, tag).map_err(|e| self.error(e))
+    }
+
     fn invalidate(&self, path: &str) -> Result<(), StoreError> {
         self.immediate(|tx| {
             tx.prepare_cached("DELETE FROM state_snapshot WHERE session = ?1 AND path = ?2")?
@@ -456,6 +479,7 @@ impl SnapshotStore for SqliteStore {
 
     fn clear(&self) -> Result<(), StoreError> {
         self.immediate(|tx| {
+            evicted::clear(tx, &self.session)?;
             tx.prepare_cached("DELETE FROM state_snapshot WHERE session = ?1")?
                 .execute(params![self.session])?;
             tx.prepare_cached("DELETE FROM state_path WHERE session = ?1")?

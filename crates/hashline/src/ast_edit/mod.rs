@@ -134,6 +134,7 @@ impl Engine {
                     diff: unified(before.text(), after.text(), &f.path),
                     first_changed_line: first_changed_line(before.text(), after.text()),
                     written: false,
+                    anchors: Vec::new(),
                 }
             })
             .collect();
@@ -202,6 +203,11 @@ impl Engine {
                 diff: unified(before.text(), after.text(), &f.path),
                 first_changed_line: first_changed_line(before.text(), after.text()),
                 written: true,
+                anchors: hashline_apply::anchors::regions(
+                    before.text(),
+                    after.text(),
+                    hashline_apply::anchors::AnchorForm::Tag,
+                ),
             });
         }
         let mut text = format!("Applied {}.", replacements_in_files(n, m));

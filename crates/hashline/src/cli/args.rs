@@ -2,13 +2,42 @@
 
 use std::path::PathBuf;
 
-use clap::{ArgGroup, Parser, Subcommand};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{ArgGroup, ColorChoice, Parser, Subcommand};
 use hashline::grammar::GrammarFormat;
 use hashline::{Anchors, AstEditOptions, Dialect, PreviewId};
 
-/// Read files with anchors; apply anchored patches exactly, or refuse them with a reason.
+/// Read files with anchors; apply small anchored patches exactly, or refuse them with a reason.
+///
+/// hashline is the file tool of a coding agent. `read` prints a file with anchors (a tag of the
+/// whole file and line numbers, or a hash or ID per line) and records what it showed in the
+/// session; the model writes a patch against those anchors and `edit` applies it — every file
+/// of it, all or nothing — or refuses it with a stable code (docs/ERRORS.md) and a message that
+/// says what to do next. A stale anchor never lands on the wrong line: when the file changed
+/// since the read, the edit is carried onto it through a line diff only when that is certain.
+/// Standard output is the model-facing text; exit 0 done, 1 refused, 2 usage or I/O failure.
 #[derive(Debug, Parser)]
-#[command(name = "hashline", version, about, long_about = None)]
+#[command(
+    name = "hashline",
+    version,
+    after_help = "Example:
+  $ hashline read src/app.py
+  ¶src/app.py#B138
+  1:def main():
+  2:    print(\"hello\")
+  3:
+  $ hashline edit <<'EOF'
+  ¶src/app.py#B138
+  replace 2..2:
+  +    print(\"hello, world\")
+  EOF
+  ¶src/app.py#2C26
+   1:def main():
+  -2:    print(\"hello\")
+  +2:    print(\"hello, world\")
+
+More: `hashline edit --help` (patch formats), `hashline grammar --help`, `hashline man`."
+)]
 pub struct Cli {
     /// Every path is resolved against this directory and may not leave it [default: .]
     #[arg(long, global = true, value_name = "DIR")]
@@ -22,6 +51,10 @@ pub struct Cli {
     /// Print one JSON object {ok, code, text, warnings, files} instead of the model-facing text
     #[arg(long, global = true)]
     pub json: bool,
+    /// Colour help, usage errors and diagnostics on standard error: auto (a terminal, unless
+    /// NO_COLOR is set), always or never. Standard output is never coloured.
+    #[arg(long, global = true, value_name = "WHEN", value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -41,13 +74,39 @@ pub enum Command {
         #[arg(long, value_name = "N", allow_hyphen_values = true)]
         limit: Option<String>,
         /// Anchor style: tag (¶PATH#TAG + N:TEXT), hash (HASH:TEXT), lineid (N#ID|TEXT).
-        #[arg(long, default_value = "tag", value_parser = parse_anchors)]
+        #[arg(long, default_value = "tag", value_parser = anchors_parser())]
         anchors: Anchors,
     },
     /// Apply one patch read from FILE or standard input.
+    ///
+    /// Five patch formats are accepted; `--dialect auto` (the default) tells them apart:
+    ///
+    ///   hashline     the hashline language (anchors of `read`, the default tag mode):
+    ///                `¶PATH#TAG` section headers, then `replace A..B:`, `insert after N:`,
+    ///                `insert before N:`, `insert head:`/`tail:`, `delete A..B`,
+    ///                `replace block N:` with `+ROW` rows; optional `*** Begin Patch` …
+    ///                `*** End Patch` around it. Detected: the first non-blank line starts with
+    ///                `¶` or is `*** Begin Patch` (not followed by a V4A header).
+    ///   apply-patch  OpenAI's V4A `apply_patch` text (`*** Begin Patch`, then `*** Update
+    ///                File:`, `*** Add File:`, `*** Delete File:`, `@@` chunks of ` `/`-`/`+`
+    ///                rows). Detected: `*** Begin Patch` followed by such a header.
+    ///   hash-json    {"path", "edits": [{"op": "replace"|"append"|"prepend", "start", "end",
+    ///                "pos", "lines"}]} with `HASH` anchors of `read --anchors hash`.
+    ///                Detected: a JSON object with `path` and `edits`.
+    ///   lineid-json  {"filePath", "edits": [{"op", "pos": "N#ID", "end", "lines"}],
+    ///                "delete"?, "rename"?} with anchors of `read --anchors lineid`.
+    ///                Detected: a JSON object with `filePath`.
+    ///   str-replace  the text-editor tool's request ({"command": "str_replace"|"insert"|
+    ///                "create"|"view"|"undo_edit", "path", "old_str", "new_str", …}).
+    ///                Detected: a JSON object with `command` and `path`.
+    ///
+    /// The reply is the dialect's model-facing text; `--json` adds per file the new tag, the
+    /// diff and `anchors` (fresh anchors of every changed region, for the next edit without a
+    /// re-read). A refused edit writes nothing (exit 1).
+    #[command(verbatim_doc_comment)]
     Edit {
-        /// auto, hashline, hash-json, lineid-json, str-replace or apply-patch.
-        #[arg(long, default_value = "auto", value_parser = parse_dialect)]
+        /// The patch format (see above).
+        #[arg(long, default_value = "auto", value_parser = dialect_parser(EDIT_DIALECTS))]
         dialect: Dialect,
         /// str-replace: refuse files larger than N MiB (default 10, as the text-editor tool).
         #[arg(long, value_name = "N")]
@@ -63,6 +122,13 @@ pub enum Command {
         /// state); without it such an edit is refused with E_SYNTAX_INTRODUCED.
         #[arg(long)]
         allow_syntax_errors: bool,
+        /// After a successful edit, also print the fresh anchors of every changed region
+        /// (`--- Anchors PATH lines A-B ---` and the rows as the dialect's read shows them)
+        /// where the dialect's reply has none (lineid-json, apply-patch, hash-json's `Anchors
+        /// omitted`): the next edit can use them without a re-read. `--json` always carries
+        /// them in `files[].anchors`.
+        #[arg(long)]
+        show_anchors: bool,
         /// The patch file; `-` or nothing reads standard input.
         file: Option<String>,
     },
@@ -73,8 +139,12 @@ pub enum Command {
         /// The content; `-` or nothing reads standard input.
         file: Option<String>,
         /// Anchor style of the printed auto-read.
-        #[arg(long, default_value = "tag", value_parser = parse_anchors)]
+        #[arg(long, default_value = "tag", value_parser = anchors_parser())]
         anchors: Anchors,
+        /// Replace an existing file even though this session never read it (refused with
+        /// E_NOT_READ without it, so that nothing unseen is lost).
+        #[arg(long)]
+        overwrite: bool,
     },
     /// Preview structural rewrites (ast-grep patterns); writes nothing, queues the preview and
     /// prints its id. Apply it with `resolve apply`.
@@ -149,9 +219,24 @@ pub enum Command {
     Mcp {
         /// Default dialect of the tools (descriptions, read anchors, edit patches); a call may
         /// name its own: hashline, hash-json or lineid-json.
-        #[arg(long, default_value = "hashline", value_parser = parse_dialect)]
+        #[arg(long, default_value = "hashline", value_parser = dialect_parser(ANCHORED_DIALECTS))]
         dialect: Dialect,
     },
+    /// Print a shell completion script on standard output.
+    ///
+    /// `hashline completions bash > ~/.local/share/bash-completion/completions/hashline`,
+    /// `hashline completions zsh > ~/.zfunc/_hashline` (with `~/.zfunc` in `fpath`),
+    /// `hashline completions fish > ~/.config/fish/completions/hashline.fish`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) on standard output.
+    ///
+    /// `hashline man | man -l -` shows it; `hashline man > ~/.local/share/man/man1/hashline.1`
+    /// installs it for `man hashline`.
+    Man,
     /// Print a grammar for constrained decoding.
     ///
     /// `--format lark` (llguidance, Python's lark) or `gbnf` (llama.cpp) for the hashline
@@ -162,11 +247,11 @@ pub enum Command {
     /// `replace`/`insert` header, every row as `+ROW`, lines ending in `\n`. Every patch the
     /// engine accepts can be written this way; the engine also reads the lenient spellings.
     Grammar {
-        /// lark, gbnf or json-schema.
-        #[arg(long, default_value = "lark", value_parser = parse_format)]
+        /// The grammar's notation.
+        #[arg(long, default_value = "lark", value_parser = format_parser())]
         format: GrammarFormat,
-        /// hashline, hash-json or lineid-json.
-        #[arg(long, default_value = "hashline", value_parser = parse_dialect)]
+        /// The dialect whose input the grammar describes.
+        #[arg(long, default_value = "hashline", value_parser = dialect_parser(ANCHORED_DIALECTS))]
         dialect: Dialect,
     },
 }
@@ -227,16 +312,31 @@ fn parse_preview_id(s: &str) -> Result<PreviewId, String> {
     s.parse()
 }
 
-fn parse_format(s: &str) -> Result<GrammarFormat, String> {
-    s.parse()
+/// Every `edit --dialect`.
+const EDIT_DIALECTS: &[&str] = &[
+    "auto",
+    "hashline",
+    "hash-json",
+    "lineid-json",
+    "str-replace",
+    "apply-patch",
+];
+/// The dialects with a `read` anchor mode (`mcp`, `grammar`).
+const ANCHORED_DIALECTS: &[&str] = &["hashline", "hash-json", "lineid-json"];
+
+/// `--format`: its values listed in help and errors.
+fn format_parser() -> impl TypedValueParser<Value = GrammarFormat> {
+    PossibleValuesParser::new(["lark", "gbnf", "json-schema"]).try_map(|s| s.parse())
 }
 
-fn parse_anchors(s: &str) -> Result<Anchors, String> {
-    s.parse()
+/// `--anchors`: its values listed in help and errors.
+fn anchors_parser() -> impl TypedValueParser<Value = Anchors> {
+    PossibleValuesParser::new(["tag", "hash", "lineid"]).try_map(|s| s.parse())
 }
 
-fn parse_dialect(s: &str) -> Result<Dialect, String> {
-    s.parse()
+/// `--dialect` with `values` listed in help and errors.
+fn dialect_parser(values: &'static [&'static str]) -> impl TypedValueParser<Value = Dialect> {
+    PossibleValuesParser::new(values).try_map(|s| s.parse())
 }
 
 impl Cli {

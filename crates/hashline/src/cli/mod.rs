@@ -2,25 +2,31 @@
 //! CLI contract: 0 done, 1 refused, 2 usage or I/O failure.
 
 mod args;
+mod color;
+mod generate;
 mod input;
 mod output;
 mod progress;
 
 use std::process::ExitCode;
 
-use clap::Parser;
 use hashline::{
     AstEditOptions, EditOptions, EngineConfig, ErrorCode, ReadOptions, ResolveAction, Rule, Session,
 };
 
-use args::{Cli, Command, ResolveCommand, StateCommand};
+use args::{Command, ResolveCommand, StateCommand};
 
 /// Run the CLI with the process's arguments.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match color::parse() {
         Ok(cli) => cli,
         Err(e) => return output::usage(e, args::json_requested()),
     };
+    match &cli.command {
+        Command::Completions { shell } => return generate::completions(*shell),
+        Command::Man => return generate::man(),
+        _ => {}
+    }
     if let Command::Grammar { format, dialect } = &cli.command {
         return output::print(&hashline::grammar::response(*dialect, *format), cli.json);
     }
@@ -57,6 +63,7 @@ pub fn main() -> ExitCode {
             overwrite,
             dry_run,
             allow_syntax_errors,
+            show_anchors,
             file,
         } => match input::read_bytes(file.as_deref()) {
             Ok(bytes) => {
@@ -65,6 +72,9 @@ pub fn main() -> ExitCode {
                     allow_syntax_errors: *allow_syntax_errors,
                     max_file_mb: *max_file_mb,
                     overwrite: *overwrite,
+                    // What the reply shows is what the session records as seen.
+                    fresh_anchors: cli.json,
+                    show_anchors: *show_anchors,
                 };
                 let response = session.edit_bytes(&bytes, *dialect, &options);
                 output::explain_parse_error(&response.outcome, &bytes);
@@ -76,8 +86,9 @@ pub fn main() -> ExitCode {
             path,
             file,
             anchors,
+            overwrite,
         } => match input::read_bytes(file.as_deref()) {
-            Ok(bytes) => session.write(path, &bytes, *anchors),
+            Ok(bytes) => session.write_with(path, &bytes, *anchors, *overwrite),
             Err(e) => return output::failure(e.code, e.message, cli.json),
         },
         Command::AstEdit {
@@ -142,7 +153,10 @@ pub fn main() -> ExitCode {
                 dry_run: *dry_run,
             },
         }),
-        Command::Grammar { .. } | Command::Mcp { .. } => return ExitCode::SUCCESS,
+        Command::Grammar { .. }
+        | Command::Mcp { .. }
+        | Command::Completions { .. }
+        | Command::Man => return ExitCode::SUCCESS,
     };
     output::print(&response, cli.json)
 }

@@ -131,7 +131,8 @@ pub(crate) fn write(dialect: Dialect) -> String {
         "Create a file, or replace a whole file, with `content` (written byte for byte; \
          missing directories are created). The result shows the written file with {anchors}, \
          recorded in the session: edit it with those anchors without reading it again. Prefer \
-         `edit` for changes to an existing file."
+         `edit` for changes to an existing file; an existing file is replaced only after this \
+         session read it (otherwise E_NOT_READ: `read` it first)."
     )
 }
 

@@ -1,0 +1,53 @@
+//! Fresh anchors in an edit's reply (issue 13 item 3): `files[].anchors` is filled by every
+//! dialect (`hashline_apply::anchors`); this decides whether the reply keeps them and whether
+//! the plain text shows them (`edit --show-anchors`), where the seed's text does not already.
+
+use hashline_apply::anchors::render_block;
+use hashline_apply::Outcome;
+
+use crate::{Dialect, EditOptions};
+
+/// The edit reply as `options` asks: anchors dropped when neither `fresh_anchors` nor
+/// `show_anchors` is on; with `show_anchors`, the anchors block appended to a successful
+/// reply whose text shows none.
+pub(crate) fn present(outcome: &mut Outcome, dialect: Dialect, options: &EditOptions) {
+    if !options.fresh_anchors && !options.show_anchors {
+        for file in &mut outcome.files {
+            file.anchors.clear();
+        }
+        return;
+    }
+    if !options.show_anchors || !outcome.ok || text_shows_anchors(dialect, &outcome.text) {
+        return;
+    }
+    let mut block = String::new();
+    for file in &outcome.files {
+        let path = file.new_path.as_deref().unwrap_or(&file.path);
+        block.push_str(&render_block(path, &file.anchors));
+    }
+    if block.is_empty() {
+        return;
+    }
+    // The block follows the text's last line (Codex's summary ends with a newline).
+    let had_newline = outcome.text.ends_with('\n');
+    outcome
+        .text
+        .truncate(outcome.text.trim_end_matches('\n').len());
+    outcome.text.push_str(&block);
+    if had_newline {
+        outcome.text.push('\n');
+    }
+}
+
+/// Whether the seed's reply already holds the anchors the next edit needs: the hashline
+/// language's numbered diff under the new `¶PATH#TAG`, hash-json's `--- Anchors ---` block,
+/// str-replace's `cat -n` snippet. lineid-json's `Updated PATH` and apply-patch's summary show
+/// none.
+fn text_shows_anchors(dialect: Dialect, text: &str) -> bool {
+    match dialect {
+        Dialect::Hashline | Dialect::Auto => true,
+        Dialect::HashJson => text.contains("--- Anchors ---"),
+        Dialect::StrReplace => text.contains("Here's the result of running `cat -n`"),
+        Dialect::LineidJson | Dialect::ApplyPatch => false,
+    }
+}
