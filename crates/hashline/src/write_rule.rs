@@ -20,7 +20,7 @@ pub(crate) fn check_read(
         Ok(None) => Err((
             ErrorCode::NotRead,
             format!(
-                "Refusing to replace {path}: it exists and this session has not read it, so its content would be lost unseen. Read it first (then write again) or edit it instead; `write --overwrite` (CLI) replaces it unread. Nothing was written."
+                "Refusing to replace {path}: it exists and this session has not read it, so its content would be lost unseen. Read it first (then write again) or edit it instead; `write --overwrite` (CLI; `overwrite: true` over MCP) replaces it unread. Nothing was written."
             ),
         )),
         Ok(Some(_)) | Err(_) => Ok(()),

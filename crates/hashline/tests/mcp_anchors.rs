@@ -87,5 +87,18 @@ async fn write_replaces_only_a_file_the_session_read() {
         fs::read_to_string(root.path().join("old.txt")).expect("read"),
         "replaced\n"
     );
+    // `overwrite: true` replaces a file the session never read.
+    fs::write(root.path().join("other.txt"), "unseen\n").expect("write");
+    let forced = call(
+        &client,
+        "write",
+        json!({"path": "other.txt", "content": "forced\n", "overwrite": true}),
+    )
+    .await;
+    assert!(!forced.is_error, "{}", forced.text);
+    assert_eq!(
+        fs::read_to_string(root.path().join("other.txt")).expect("read"),
+        "forced\n"
+    );
     within(client.service.cancel()).await.expect("close");
 }

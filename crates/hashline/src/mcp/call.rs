@@ -45,6 +45,8 @@ pub(crate) struct WriteArgs {
     pub content: String,
     #[serde(default)]
     pub dialect: Option<String>,
+    #[serde(default)]
+    pub overwrite: bool,
 }
 
 /// One rewrite rule of `ast_edit`.
@@ -125,7 +127,7 @@ pub(crate) fn run(
         }),
         "write" => with_args(name, args, |a: WriteArgs| {
             let anchors = pick(dialect, a.dialect.as_deref())?.read_anchors();
-            Ok(session.write(&a.path, a.content.as_bytes(), anchors))
+            Ok(session.write_with(&a.path, a.content.as_bytes(), anchors, a.overwrite))
         }),
         "ast_edit" => with_args(name, args, |a: AstEditArgs| {
             if a.ops.is_empty() {

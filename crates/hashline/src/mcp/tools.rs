@@ -126,6 +126,7 @@ fn write_schema() -> Value {
             "path": {"type": "string", "description": "The file, relative to the project root; missing directories are created."},
             "content": {"type": "string", "description": "The whole new content, written byte for byte."},
             "dialect": dialect_property("The anchors of the read shown after the write."),
+            "overwrite": {"type": "boolean", "description": "Replace an existing file this session never read (its content is lost unseen). Default false: such a write is refused with E_NOT_READ; read the file first instead."},
         },
         "required": ["path", "content"],
         "additionalProperties": false,
