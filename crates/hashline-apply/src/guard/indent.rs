@@ -260,7 +260,11 @@ fn under_opener(s: &Subject<'_>, edit: &Edit) -> Option<String> {
 fn shifted_by_one(s: &Subject<'_>, edit: &Edit, ctx: &[&str]) -> Option<String> {
     if Family::of(s.path) == Family::Prose {
         // Rows inside a code fence are code of any language (diff context rows start with
-        // one space): only the prose rows count.
+        // one space): only the prose rows count. No row starts with one space: nothing to
+        // find, and the fences are not looked for.
+        if !edit.rows.iter().any(|r| one_space(r)) {
+            return None;
+        }
         let prose = Edit {
             rows: super::payload::outside_fences(s, edit),
             ..edit.clone()
@@ -298,8 +302,12 @@ fn shifted_by_one(s: &Subject<'_>, edit: &Edit, ctx: &[&str]) -> Option<String> 
 
 /// Prose rows that all start with exactly one space where no line around does: the space of a
 /// `+ TEXT` diff habit (or a bullet's `+` taken as the row marker).
+/// A line indented by exactly one space.
+fn one_space(l: &str) -> bool {
+    l.starts_with(' ') && !l[1..].starts_with([' ', '\t'])
+}
+
 fn prose_shifted(edit: &Edit, ctx: &[&str]) -> Option<String> {
-    let one_space = |l: &str| l.starts_with(' ') && !l[1..].starts_with([' ', '\t']);
     let rows: Vec<&String> = edit.rows.iter().filter(|r| !is_blank(r)).collect();
     let shifted = !rows.is_empty() && rows.iter().any(|r| one_space(r));
     (shifted && !ctx.iter().any(|l| one_space(l))).then(|| {

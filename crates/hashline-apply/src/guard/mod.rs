@@ -97,6 +97,9 @@ pub(crate) struct Subject<'a> {
     removed: Vec<(usize, usize)>,
     /// `(line, lines added by the edits at or above it)`, by line: [`Subject::shift_above`].
     shifts: Vec<(usize, isize)>,
+    /// The lines that open or close a Markdown code fence, found once on first use
+    /// ([`Subject::fences_through`]).
+    fences: std::sync::OnceLock<Vec<usize>>,
 }
 
 impl<'a> Subject<'a> {
@@ -150,11 +153,33 @@ impl<'a> Subject<'a> {
             label,
             removed,
             shifts,
+            fences: std::sync::OnceLock::new(),
         }
     }
 }
 
+/// A line that opens or closes a Markdown code fence (```` ``` ```` or `~~~`).
+pub(crate) fn is_fence(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("```") || t.starts_with("~~~")
+}
+
 impl Subject<'_> {
+    /// How many of lines `1..=n` open or close a code fence. The fence lines are found once
+    /// per subject, and only in a text that holds a fence at all (a substring search), so
+    /// many edits of a big file cost one scan, and a file without fences none.
+    pub fn fences_through(&self, n: usize) -> usize {
+        let fences = self.fences.get_or_init(|| {
+            if !self.before.contains("```") && !self.before.contains("~~~") {
+                return Vec::new();
+            }
+            (1..=self.lines.len())
+                .filter(|&k| is_fence(self.line(k)))
+                .collect()
+        });
+        fences.partition_point(|&f| f <= n)
+    }
+
     /// Line `n` (1-based), or "" outside the file.
     pub fn line(&self, n: usize) -> &str {
         n.checked_sub(1)

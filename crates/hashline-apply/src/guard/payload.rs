@@ -44,16 +44,12 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit) -> Result<(), GuardRefusal> {
 /// The rows of `edit` that stand outside Markdown code fences, counting the fences of the file
 /// above the edit and of the rows themselves (a row inside is kept blank: numbers stay).
 pub(super) fn outside_fences(s: &Subject<'_>, edit: &Edit) -> Vec<String> {
-    let is_fence = |l: &str| {
-        let t = l.trim_start();
-        t.starts_with("```") || t.starts_with("~~~")
-    };
     let (before, _) = s.neighbours(edit);
-    let mut inside = (1..=before).filter(|&n| is_fence(s.line(n))).count() % 2 == 1;
+    let mut inside = s.fences_through(before) % 2 == 1;
     edit.rows
         .iter()
         .map(|r| {
-            if is_fence(r) {
+            if super::is_fence(r) {
                 inside = !inside;
                 String::new()
             } else if inside {

@@ -333,3 +333,17 @@ fn a_row_repeating_its_neighbour_is_warned_once() {
         .expect("applied")
         .is_empty());
 }
+
+#[test]
+fn fence_lines_are_counted_once_and_only_in_a_text_with_fences() {
+    let text = "a\n```sh\n$ x\n```\nb\n  ~~~\nc\n";
+    let lines: Vec<&str> = text.split('\n').collect();
+    let (anchor, label) = (|n: usize| n.to_string(), |_: &Edit| String::new());
+    let s = Subject::new("a.md", &lines, &[], (text, text), &anchor, &label);
+    let counts: Vec<usize> = (0..=7).map(|n| s.fences_through(n)).collect();
+    assert_eq!(counts, [0, 0, 1, 1, 2, 2, 3, 3]);
+    let plain = "a\n``\nb\n";
+    let lines: Vec<&str> = plain.split('\n').collect();
+    let s = Subject::new("a.md", &lines, &[], (plain, plain), &anchor, &label);
+    assert_eq!(s.fences_through(3), 0);
+}
