@@ -27,7 +27,7 @@ fn ratio(a: Duration, b: Duration) -> f64 {
 }
 
 /// The `¶PATH#TAG` tag in the first line of a read.
-fn tag_of(read: &[u8]) -> Result<String, String> {
+pub(crate) fn tag_of(read: &[u8]) -> Result<String, String> {
     let text = String::from_utf8_lossy(read);
     let header = text.lines().next().unwrap_or("");
     header

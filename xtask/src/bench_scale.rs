@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use crate::bench::{hl, median, ms, run_null, run_quiet, timed};
 use crate::bench_inputs as inputs;
+use crate::bench_rows::tag_of;
 
 /// One measured point: the input's size and its median time.
 struct Point {
@@ -297,14 +298,4 @@ fn stale(
         ));
     }
     Ok(time)
-}
-
-/// The `¶PATH#TAG` tag in the first line of a read.
-fn tag_of(read: &[u8]) -> Result<String, String> {
-    let text = String::from_utf8_lossy(read);
-    let header = text.lines().next().unwrap_or("");
-    header
-        .rsplit_once('#')
-        .map(|(_, tag)| tag.trim().to_string())
-        .ok_or_else(|| format!("no tag in `{header}`"))
 }
