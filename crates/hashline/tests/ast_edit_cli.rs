@@ -548,3 +548,37 @@ fn hidden_and_ignored_files_are_skipped_unless_asked() {
     assert_eq!(files(&["--no-ignore", "."]), ["a.ts", "gen/g.ts"]);
     assert_eq!(files(&[".h.ts"]), [".h.ts"]);
 }
+
+#[test]
+fn the_preview_shows_ids_totals_and_a_multi_line_change_whole() {
+    let src = "call(\n  one,\n  two,\n);\nother();\n";
+    let (root, state) = setup(&[("m.ts", src)]);
+    let (r, s) = (root.path(), state.path());
+    let out = run(
+        r,
+        s,
+        &[
+            "ast-edit",
+            "--pat",
+            "call($$$A)",
+            "--out",
+            "wrap(call($$$A))",
+            "m.ts",
+        ],
+    );
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert!(
+        out.stdout
+            .starts_with("Staged as preview 1 (1 replacement in 1 file) — files NOT modified yet."),
+        "{}",
+        out.stdout
+    );
+    // The id `--only` takes, then every line of the matched call and of its rewrite.
+    assert!(
+        out.stdout
+            .contains("\n[1:1]\n-1:call(\n-2:  one,\n-3:  two,\n-4:)\n+1:wrap(call("),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(read(r, "m.ts"), src, "a preview writes nothing");
+}
