@@ -21,7 +21,7 @@
 //!   prints how each measure grows per 10x input (`bench_scale.rs`: reads of 1/10/100 MB,
 //!   1k/10k/100k hunks spread and on one region, 100 MB of identical lines, a stale merge
 //!   across 10k/100k/1M lines per anchored dialect), then checks that a structural rewrite's
-//!   time and peak memory grow linearly with nesting depth and file size (`scale_bench.rs`).
+//!   time and peak memory grow linearly with nesting depth and file size (`bench_ast_depth.rs`).
 //! * `ast-diff [--bench] [--reps N] [--only TEXT] [--show N]`: differential test of
 //!   `hashline ast-edit` + `resolve apply` against the ast-grep CLI on third-party JS/TS sources
 //!   (see `ast_diff.rs`); `--bench` times both previews instead.
@@ -30,12 +30,12 @@ mod ast_bench;
 mod ast_diff;
 mod ast_tools;
 mod bench;
+mod bench_ast_depth;
 mod bench_guard;
 mod bench_inputs;
 mod bench_peer;
 mod bench_rows;
 mod bench_scale;
-mod scale_bench;
 mod tidy;
 
 use std::process::{Command, ExitCode};
@@ -56,7 +56,7 @@ fn main() -> ExitCode {
             ast_diff::run(&rest)
         }
         Some("bench") if args.iter().any(|a| a == "--scale") => {
-            bench_scale::run(&args[1..]).and_then(|()| scale_bench::run(&args[1..]))
+            bench_scale::run(&args[1..]).and_then(|()| bench_ast_depth::run(&args[1..]))
         }
         Some("bench") => bench::run(&args[1..]),
         Some("ast-diff") => ast_diff::run(&args[1..]),

@@ -166,17 +166,7 @@ mod tests {
 
     impl SourceTree for Map {
         fn canonical(&self, path: &str) -> Option<String> {
-            let mut parts: Vec<&str> = Vec::new();
-            for c in path.split('/') {
-                match c {
-                    "" | "." => {}
-                    ".." => {
-                        parts.pop()?;
-                    }
-                    other => parts.push(other),
-                }
-            }
-            Some(parts.join("/"))
+            hashline_core::name::normalize_path(path.trim_start_matches('/'))
         }
         fn kind(&self, name: &str) -> Option<SourceKind> {
             if self.0.contains_key(name) {

@@ -62,6 +62,29 @@ pub fn check(path: &str) -> Result<(), UnsafeName> {
     }
 }
 
+/// The lexical canonical form of `path` (in-memory trees key their files by it): `.` and empty components dropped, `..`
+/// applied lexically (`a.ts`, `./a.ts` and `x/../a.ts` are one file). `None` when `..` climbs
+/// above the root.
+pub fn normalize_path(path: &str) -> Option<String> {
+    let absolute = path.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for c in path.split('/') {
+        match c {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            other => parts.push(other),
+        }
+    }
+    let joined = parts.join("/");
+    Some(if absolute {
+        format!("/{joined}")
+    } else {
+        joined
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -197,6 +197,35 @@ fn choose<'a>(preview: &QueuedPreview, only: &'a [String]) -> Result<HashSet<&'a
     Ok(wanted)
 }
 
+/// A forward-only position in a file's bytes: 1-based line and character column of
+/// increasing offsets, each byte looked at once.
+#[derive(Default)]
+struct Cursor {
+    at: usize,
+    line: usize,
+    column: usize,
+}
+
+impl Cursor {
+    /// The line and column of byte `to` (not before the last one asked).
+    fn advance(&mut self, bytes: &[u8], to: usize) -> (usize, usize) {
+        let to = to.min(bytes.len());
+        if self.line == 0 {
+            (self.line, self.column) = (1, 1);
+        }
+        let step = &bytes[self.at.min(to)..to];
+        match step.iter().rposition(|&b| b == b'\n') {
+            Some(last) => {
+                self.line += step.iter().filter(|&&b| b == b'\n').count();
+                self.column = String::from_utf8_lossy(&step[last + 1..]).chars().count() + 1;
+            }
+            None => self.column += String::from_utf8_lossy(step).chars().count(),
+        }
+        self.at = self.at.max(to);
+        (self.line, self.column)
+    }
+}
+
 /// What stays queued after a partial apply: every match `picked` left out, carried onto the
 /// bytes just written (`written`, by display path): each range moves by what the applied
 /// replacements before it added or removed, its line and column are counted again, and the
@@ -213,21 +242,27 @@ fn remainder(
         let Some(now) = written.iter().find(|w| w.path == file.path) else {
             continue;
         };
+        // Both lists are in file order (matches never overlap): one walk carries the running
+        // shift of the applied replacements before each kept match and a line/column cursor.
+        let mut applied = applied.iter().peekable();
+        let mut shift: isize = 0;
+        let mut cursor = Cursor::default();
         for m in &mut file.matches {
-            let shift: isize = applied
-                .iter()
-                .filter(|a| a.byte_range.end <= m.byte_range.start)
-                .map(|a| a.after.len() as isize - a.byte_range.len() as isize)
-                .sum();
+            while let Some(a) = applied.next_if(|a| a.byte_range.end <= m.byte_range.start) {
+                shift += a.after.len() as isize - a.byte_range.len() as isize;
+            }
             let start = m.byte_range.start.saturating_add_signed(shift);
             m.byte_range = start..start + m.byte_range.len();
-            let head = &now.after[..start.min(now.after.len())];
-            let line_start = head.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-            m.line = head.iter().filter(|&&b| b == b'\n').count() + 1;
-            m.column = String::from_utf8_lossy(&head[line_start..]).chars().count() + 1;
+            (m.line, m.column) = cursor.advance(&now.after, start);
         }
         file.fingerprint = Fingerprint::of(&now.after);
-        file.tag = hashline_anchor::tag::file_tag(TextFile::decode(now.after.clone()).text());
+        file.tag = match std::str::from_utf8(&now.after) {
+            // The common case, already the LF text: tagged without a copy.
+            Ok(text) if !text.starts_with('\u{feff}') && !text.contains('\r') => {
+                hashline_anchor::tag::file_tag(text)
+            }
+            _ => hashline_anchor::tag::file_tag(&TextFile::decode_text(now.after.clone())),
+        };
     }
     rest.files.retain(|f| !f.matches.is_empty());
     rest

@@ -90,20 +90,41 @@ fn is_v4a(text: &str) -> bool {
     })
 }
 
+impl Dialect {
+    /// Every dialect, in the order the CLI lists them.
+    pub const ALL: [Dialect; 6] = [
+        Dialect::Auto,
+        Dialect::Hashline,
+        Dialect::HashJson,
+        Dialect::LineidJson,
+        Dialect::StrReplace,
+        Dialect::ApplyPatch,
+    ];
+
+    /// The name `--dialect` takes (`auto`, `hashline`, `hash-json`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::Auto => "auto",
+            Dialect::Hashline => "hashline",
+            Dialect::HashJson => "hash-json",
+            Dialect::LineidJson => "lineid-json",
+            Dialect::StrReplace => "str-replace",
+            Dialect::ApplyPatch => "apply-patch",
+        }
+    }
+}
+
 impl FromStr for Dialect {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "auto" => Ok(Dialect::Auto),
-            "hashline" => Ok(Dialect::Hashline),
-            "hash-json" => Ok(Dialect::HashJson),
-            "lineid-json" => Ok(Dialect::LineidJson),
-            "str-replace" => Ok(Dialect::StrReplace),
-            "apply-patch" => Ok(Dialect::ApplyPatch),
-            _ => Err(format!(
-                "unknown dialect `{s}`: use auto, hashline, hash-json, lineid-json, str-replace or apply-patch"
-            )),
-        }
+        Dialect::ALL
+            .into_iter()
+            .find(|d| d.as_str() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown dialect `{s}`: use auto, hashline, hash-json, lineid-json, str-replace or apply-patch"
+                )
+            })
     }
 }
 

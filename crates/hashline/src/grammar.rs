@@ -187,7 +187,13 @@ pub fn grammar(dialect: Dialect, format: GrammarFormat) -> Result<String, String
             "apply-patch is OpenAI's V4A format: its grammar is Codex's (not shipped here)"
                 .to_string(),
         ),
-        (_, _) => Err("the JSON dialects have a JSON Schema: use --format json-schema".to_string()),
+        (Dialect::StrReplace, _) => Err(
+            "str-replace is Anthropic's text-editor tool: its input schema is the tool's own (not shipped here)"
+                .to_string(),
+        ),
+        (Dialect::HashJson | Dialect::LineidJson, _) => {
+            Err("the JSON dialects have a JSON Schema: use --format json-schema".to_string())
+        }
     }
 }
 
@@ -202,7 +208,7 @@ pub fn response(dialect: Dialect, format: GrammarFormat) -> Response {
         outcome: &outcome,
         grammar: Asked {
             format: format.as_str(),
-            dialect: dialect_name(dialect),
+            dialect: dialect.as_str(),
         },
     };
     Response::new(outcome.clone(), &report)
@@ -221,17 +227,6 @@ struct GrammarReport<'a> {
 struct Asked {
     format: &'static str,
     dialect: &'static str,
-}
-
-fn dialect_name(dialect: Dialect) -> &'static str {
-    match dialect {
-        Dialect::Auto => "auto",
-        Dialect::Hashline => "hashline",
-        Dialect::HashJson => "hash-json",
-        Dialect::LineidJson => "lineid-json",
-        Dialect::StrReplace => "str-replace",
-        Dialect::ApplyPatch => "apply-patch",
-    }
 }
 
 fn pretty(v: &serde_json::Value) -> String {

@@ -177,8 +177,10 @@ impl Session {
     /// of every file instead of the model-facing result (or that result, when nothing would
     /// change).
     pub fn edit(&self, input: &str, dialect: Dialect, options: &EditOptions) -> Response {
+        // Detected once (for `auto`, a JSON parse); resolving a concrete dialect is a no-op.
+        let dialect = dialect.resolve(input);
         let mut outcome = self.engine.edit_with(input, dialect, options);
-        crate::fresh::present(&mut outcome, dialect.resolve(input), options);
+        crate::fresh::present(&mut outcome, dialect, options);
         if options.dry_run && outcome.ok {
             let diff: String = outcome.files.iter().map(|f| f.diff.as_str()).collect();
             if !diff.is_empty() {

@@ -77,8 +77,9 @@ pub fn read(
 
 /// The whole tool call: `request` is the JSON text `{"filePath", "edits", "delete"?, "rename"?,
 /// "overwrite"?}`. Every anchor is validated before anything is applied; the change (a rename or
-/// delete too) is written through one [`Transaction`](crate::fs::Transaction), all or nothing. The new text is not
-/// recorded in `store` (the reply shows no anchors of it); a rename or delete forgets the old key.
+/// delete too) is written through one [`Transaction`](crate::fs::Transaction), all or nothing. The new text is
+/// recorded in `store` only when the reply shows its anchors (`EditOptions::fresh_anchors`); a
+/// rename or delete forgets the old key.
 pub fn edit(
     ws: &dyn Disk,
     store: &dyn SnapshotStore,

@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
+pub use hashline_core::name::normalize_path;
+
 use crate::fs::{FsError, LockGuard, Target, Transaction, Workspace};
 
 /// What a resolved name is on the file system.
@@ -301,7 +303,12 @@ impl Disk for MemoryDisk {
         };
         let files = self.map();
         let mut out: Vec<(String, bool)> = Vec::new();
-        for k in files.keys().filter(|k| k.starts_with(&prefix)) {
+        // The keys under `prefix` are one sorted run of the map: no other key is looked at.
+        let under = files
+            .range(prefix.clone()..)
+            .map(|(k, _)| k)
+            .take_while(|k| k.starts_with(&prefix));
+        for k in under {
             let rest = &k[prefix.len()..];
             let (name, nested) = match rest.split_once('/') {
                 Some((name, _)) => (name, true),
@@ -377,29 +384,6 @@ impl Disk for MemoryDisk {
         }
         Ok(())
     }
-}
-
-/// The canonical form of `path` for in-memory files: `.` and empty components dropped, `..`
-/// applied lexically (`a.ts`, `./a.ts` and `x/../a.ts` are one file). `None` when `..` climbs
-/// above the root.
-pub fn normalize_path(path: &str) -> Option<String> {
-    let absolute = path.starts_with('/');
-    let mut parts: Vec<&str> = Vec::new();
-    for c in path.split('/') {
-        match c {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            other => parts.push(other),
-        }
-    }
-    let joined = parts.join("/");
-    Some(if absolute {
-        format!("/{joined}")
-    } else {
-        joined
-    })
 }
 
 #[cfg(test)]
