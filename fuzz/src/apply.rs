@@ -186,6 +186,7 @@ pub fn check(data: &[u8]) {
         resolver: (resolver_kind != 0).then_some(&resolver as &dyn BlockResolver),
         dry_run,
         guard: Default::default(),
+        skip_anchors: false,
     };
     let out = apply_to_text(&mut files, &store, &patch, &opts);
     if crate::trace() {

@@ -185,6 +185,7 @@ fn run_case(case: &Path) -> Verdict {
     }
 
     let opts = EditOptions {
+        skip_anchors: false,
         resolver,
         dry_run: false,
         guard: Default::default(),

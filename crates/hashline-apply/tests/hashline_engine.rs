@@ -24,6 +24,7 @@ fn tag_of(bytes: &[u8]) -> String {
 }
 
 const OPTS: EditOptions<'static> = EditOptions {
+    skip_anchors: false,
     resolver: None,
     dry_run: false,
     guard: hashline_apply::guard::GuardOptions {
@@ -77,6 +78,7 @@ fn dry_run_writes_and_records_nothing() {
         &store,
         &input,
         &EditOptions {
+            skip_anchors: false,
             resolver: None,
             dry_run: true,
             guard: Default::default(),

@@ -146,7 +146,7 @@ proptest! {
         prop_assert!(recorded.is_ok());
         let mut files = BTreeMap::new();
         files.insert(case.path.clone(), case.before.clone());
-        let out = apply_to_text(&mut files, &store, &patch, &EditOptions { resolver: None, dry_run: false, guard: Default::default() });
+        let out = apply_to_text(&mut files, &store, &patch, &EditOptions { resolver: None, dry_run: false, guard: Default::default(), skip_anchors: false });
         prop_assert!(!out.text.is_empty(), "an outcome always says something");
         if out.ok {
             prop_assert!(out.code.is_none());

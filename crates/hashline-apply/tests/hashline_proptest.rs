@@ -9,6 +9,7 @@ use hashline_state::{MemoryStore, SnapshotStore};
 use proptest::prelude::*;
 
 const OPTS: EditOptions<'static> = EditOptions {
+    skip_anchors: false,
     resolver: None,
     dry_run: false,
     guard: hashline_apply::guard::GuardOptions {

@@ -124,22 +124,27 @@ impl TextFile {
         lines.push((start..n, None));
         let body = &bytes[body_start..];
         let mut lossy = Vec::new();
-        let text = match std::str::from_utf8(body) {
-            // A legacy code page: every line decoded in it.
-            _ if charset.is_some() => join_lines(&bytes, &lines, |_, range| {
+        // A legacy code page: every line decoded in it (the body is not UTF-8 to check).
+        let utf8 = match charset {
+            Some(_) => None,
+            None => Some(std::str::from_utf8(body)),
+        };
+        let text = match utf8 {
+            None => join_lines(&bytes, &lines, |_, range| {
                 charset.map(|c| std::borrow::Cow::Owned(c.decode(&bytes[range])))
             }),
             // Valid UTF-8 with `\n` endings only (the common case): the text is the body.
-            Ok(valid) if lines.iter().all(|(_, e)| e.is_none_or(|e| e == Eol::Lf)) => {
+            Some(Ok(valid)) if lines.iter().all(|(_, e)| e.is_none_or(|e| e == Eol::Lf)) => {
                 valid.to_owned()
             }
-            // Valid UTF-8: join the lines without checking each again.
-            Ok(_) => join_lines(&bytes, &lines, |_, range| {
-                std::str::from_utf8(&bytes[range])
+            // Valid UTF-8: each line is a slice of the checked body (line ends are ASCII, so
+            // char boundaries), never checked again.
+            Some(Ok(valid)) => join_lines(&bytes, &lines, |_, range| {
+                valid
+                    .get(range.start - body_start..range.end - body_start)
                     .map(std::borrow::Cow::Borrowed)
-                    .ok()
             }),
-            Err(_) => join_lines(&bytes, &lines, |k, range| {
+            Some(Err(_)) => join_lines(&bytes, &lines, |k, range| {
                 Some(match std::str::from_utf8(&bytes[range.clone()]) {
                     Ok(s) => std::borrow::Cow::Borrowed(s),
                     Err(_) => {

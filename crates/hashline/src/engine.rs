@@ -378,6 +378,10 @@ impl Engine {
             syntax: Some(&self.syntax),
             allow_syntax_errors: options.allow_syntax_errors,
         };
+        // The reply keeps fresh anchors only when asked (`--json`, MCP, `--show-anchors`):
+        // otherwise no dialect computes them.
+        let fresh_anchors = options.fresh_anchors || options.show_anchors;
+        let skip_anchors = !fresh_anchors;
         match dialect.resolve(input) {
             Dialect::Hashline | Dialect::Auto => {
                 if let Some(outcome) = json_lookalike(input) {
@@ -388,6 +392,7 @@ impl Engine {
                     resolver: Some(resolver),
                     dry_run,
                     guard,
+                    skip_anchors,
                 };
                 hl::edit(self.disk(), self.store(), input, &opts)
             }
@@ -395,7 +400,11 @@ impl Engine {
                 self.disk(),
                 self.store(),
                 input,
-                &hash_json::EditOptions { dry_run, guard },
+                &hash_json::EditOptions {
+                    dry_run,
+                    guard,
+                    skip_anchors,
+                },
             ),
             Dialect::LineidJson => lineid_json::edit(
                 self.disk(),
@@ -404,7 +413,7 @@ impl Engine {
                 &lineid_json::EditOptions {
                     dry_run,
                     guard,
-                    fresh_anchors: options.fresh_anchors || options.show_anchors,
+                    fresh_anchors,
                 },
             ),
             Dialect::StrReplace => str_replace::edit(
@@ -419,6 +428,7 @@ impl Engine {
                         .map_or(str_replace::DEFAULT_MAX_BYTES, |mb| {
                             mb.saturating_mul(1024 * 1024)
                         }),
+                    skip_anchors,
                 },
             ),
             Dialect::ApplyPatch => apply_patch::edit(
@@ -429,6 +439,7 @@ impl Engine {
                     dry_run,
                     overwrite: options.overwrite,
                     guard,
+                    skip_anchors,
                 },
             ),
         }

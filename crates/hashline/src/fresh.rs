@@ -7,16 +7,10 @@ use hashline_apply::Outcome;
 
 use crate::{Dialect, EditOptions};
 
-/// The edit reply as `options` asks: anchors dropped when neither `fresh_anchors` nor
-/// `show_anchors` is on; with `show_anchors`, the anchors block appended to a successful
-/// reply whose text shows none.
+/// The edit reply as `options` asks: with `show_anchors`, the anchors block appended to a
+/// successful reply whose text shows none (the dialects leave the anchors out unless asked).
 pub(crate) fn present(outcome: &mut Outcome, dialect: Dialect, options: &EditOptions) {
-    if !options.fresh_anchors && !options.show_anchors {
-        for file in &mut outcome.files {
-            file.anchors.clear();
-        }
-        return;
-    }
+    // Without `fresh_anchors` the dialects computed none (`skip_anchors`).
     if !options.show_anchors || !outcome.ok || text_shows_anchors(dialect, &outcome.text) {
         return;
     }

@@ -43,6 +43,9 @@ pub struct EditOptions<'a> {
     pub overwrite: bool,
     /// The edit guard's options.
     pub guard: crate::guard::GuardOptions<'a>,
+    /// Leave `files[].anchors` empty: the caller will not show them (saves a diff of the
+    /// whole file per report).
+    pub skip_anchors: bool,
 }
 
 /// Apply the V4A `patch` under `ws`: every file or none. Success: Codex's summary (plus any
@@ -90,7 +93,10 @@ fn run(
     if !coded.is_empty() {
         text = format!("{}{}", text.trim_end(), crate::warnings_block(&coded));
     }
-    let files = done.iter().map(|d| report(d, !opts.dry_run)).collect();
+    let files = done
+        .iter()
+        .map(|d| report(d, !opts.dry_run, !opts.skip_anchors))
+        .collect();
     Ok(Outcome {
         ok: true,
         code: None,
@@ -101,7 +107,7 @@ fn run(
 }
 
 /// The report of one file.
-fn report(d: &Done, written: bool) -> FileReport {
+fn report(d: &Done, written: bool, anchors: bool) -> FileReport {
     let path = &d.target.display;
     let (op, new_path) = match d.land {
         _ if d.noop => (FileOp::Noop, None),
@@ -114,6 +120,12 @@ fn report(d: &Done, written: bool) -> FileReport {
     let first = first_changed_line(change.0, change.1);
     FileReport {
         new_path,
-        ..change_report(path, op, change, (first, Some(AnchorForm::Plain)), written)
+        ..change_report(
+            path,
+            op,
+            change,
+            (first, anchors.then_some(AnchorForm::Plain)),
+            written,
+        )
     }
 }

@@ -43,6 +43,9 @@ pub struct EditOptions<'a> {
     pub dry_run: bool,
     /// The edit guard's options.
     pub guard: crate::guard::GuardOptions<'a>,
+    /// Leave `files[].anchors` empty: the caller will not show them (saves a diff of the
+    /// whole file per report).
+    pub skip_anchors: bool,
 }
 
 /// The whole tool call: `request` is the JSON text the model sent
@@ -105,7 +108,7 @@ fn run(
         &done.warnings,
     );
     let first = changed_range(old, new).map(|(first, _)| first);
-    let form = Some(AnchorForm::Hash);
+    let form = (!opts.skip_anchors).then_some(AnchorForm::Hash);
     let report = change_report(
         path,
         FileOp::Update,

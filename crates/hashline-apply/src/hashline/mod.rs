@@ -55,6 +55,9 @@ pub struct EditOptions<'a> {
     pub dry_run: bool,
     /// The edit guard's options.
     pub guard: crate::guard::GuardOptions<'a>,
+    /// Leave `files[].anchors` empty: the caller will not show them (saves a diff of the
+    /// whole file per report).
+    pub skip_anchors: bool,
 }
 
 impl std::fmt::Debug for EditOptions<'_> {
@@ -141,14 +144,14 @@ pub fn preview(
         code: None,
         text: numbered(&d.old_text, &d.new_text),
         warnings: d.warnings.clone(),
-        files: vec![report(d, FileOp::Update, false)],
+        files: vec![report(d, FileOp::Update, false, false)],
     }
 }
 
-fn report(d: &Done, op: FileOp, written: bool) -> FileReport {
+fn report(d: &Done, op: FileOp, written: bool, anchors: bool) -> FileReport {
     let first = first_changed_line(&d.old_text, &d.new_text);
     let path = &d.target.display;
-    let form = Some(AnchorForm::Tag);
+    let form = anchors.then_some(AnchorForm::Tag);
     change_report(path, op, (&d.old_text, &d.new_text), (first, form), written)
 }
 
@@ -206,7 +209,7 @@ fn run(disk: &dyn Disk, store: &dyn SnapshotStore, input: &str, opts: &EditOptio
         warnings,
         files: done
             .iter()
-            .map(|d| report(d, FileOp::Update, !opts.dry_run))
+            .map(|d| report(d, FileOp::Update, !opts.dry_run, !opts.skip_anchors))
             .collect(),
     }
 }

@@ -17,23 +17,33 @@ pub(crate) enum Found {
 /// The non-overlapping occurrences of `needle` in `text` (an empty needle matches at every
 /// character boundary and at the end, as Python's regex does).
 pub(crate) fn find(text: &str, needle: &str) -> Found {
-    let starts: Vec<usize> = if needle.is_empty() {
-        text.char_indices()
-            .map(|(i, _)| i)
-            .chain(std::iter::once(text.len()))
-            .collect()
+    let mut starts: Box<dyn Iterator<Item = usize>> = if needle.is_empty() {
+        Box::new(
+            text.char_indices()
+                .map(|(i, _)| i)
+                .chain(std::iter::once(text.len())),
+        )
     } else {
-        text.match_indices(needle).map(|(i, _)| i).collect()
+        Box::new(text.match_indices(needle).map(|(i, _)| i))
     };
-    match starts.as_slice() {
-        [] => Found::None,
-        [one] => Found::Once(*one),
-        many => {
-            let mut lines: Vec<usize> = many.iter().map(|&i| line_of(text, i)).collect();
-            lines.dedup();
-            Found::Many(lines)
+    let Some(first) = starts.next() else {
+        return Found::None;
+    };
+    let Some(second) = starts.next() else {
+        return Found::Once(first);
+    };
+    // Offsets come in order: one running line count over the text, each byte looked at once.
+    let bytes = text.as_bytes();
+    let (mut at, mut line) = (0, 1);
+    let mut lines: Vec<usize> = Vec::new();
+    for start in [first, second].into_iter().chain(starts) {
+        line += bytes[at..start].iter().filter(|&&c| c == b'\n').count();
+        at = start;
+        if lines.last() != Some(&line) {
+            lines.push(line);
         }
     }
+    Found::Many(lines)
 }
 
 /// The 1-based line of byte offset `at`.

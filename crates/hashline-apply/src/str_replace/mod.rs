@@ -53,6 +53,9 @@ pub struct EditOptions<'a> {
     pub guard: crate::guard::GuardOptions<'a>,
     /// Files larger than this are refused (`E_FILE_TOO_LARGE`).
     pub max_bytes: u64,
+    /// Leave `files[].anchors` empty: the caller will not show them (saves a diff of the
+    /// whole file per report).
+    pub skip_anchors: bool,
 }
 
 impl Default for EditOptions<'_> {
@@ -61,6 +64,7 @@ impl Default for EditOptions<'_> {
             dry_run: false,
             guard: crate::guard::GuardOptions::default(),
             max_bytes: DEFAULT_MAX_BYTES,
+            skip_anchors: false,
         }
     }
 }
@@ -170,7 +174,7 @@ fn run(
         ),
         _ => None,
     };
-    let lint = request_flag(request, "enable_linting");
+    let lint = raw.flag("enable_linting");
     let mut front = StrReplace {
         path: shown.clone(),
         shown: shown.clone(),
@@ -250,7 +254,7 @@ fn run(
         Land::Delete => (FileOp::Delete, None),
         _ => (FileOp::Update, crate::diff::first_changed_line(old, new)),
     };
-    let form = Some(AnchorForm::View);
+    let form = (!opts.skip_anchors).then_some(AnchorForm::View);
     let file = change_report(&shown, op, (old, new), (first, form), !opts.dry_run);
     Ok(ok(text, file))
 }
@@ -344,14 +348,6 @@ fn view_range(
         out.push_str(&format!("\nNOTE: {note}\n"));
     }
     Ok(out)
-}
-
-/// Whether the request sets `key` to `true`.
-fn request_flag(request: &str, key: &str) -> bool {
-    serde_json::from_str::<serde_json::Value>(request)
-        .ok()
-        .and_then(|v| v.get(key).and_then(serde_json::Value::as_bool))
-        .unwrap_or(false)
 }
 
 fn ok(text: String, file: FileReport) -> Outcome {

@@ -115,6 +115,11 @@ impl RawRequest {
         self.fields.get(key).filter(|v| !v.is_null())
     }
 
+    /// Whether the request sets `key` to `true` (an extension flag such as `enable_linting`).
+    pub fn flag(&self, key: &str) -> bool {
+        self.get(key).and_then(Value::as_bool).unwrap_or(false)
+    }
+
     /// A string parameter: `Ok(None)` when absent or `null`.
     fn text(&self, key: &'static str) -> Result<Option<String>, RequestError> {
         match self.get(key) {

@@ -6,11 +6,9 @@ use std::fmt::Write as _;
 
 use hashline_anchor::hash_json::{push_row, LineHasher};
 
-/// At most this many rows are shown.
-pub const MAX_LINES: usize = 2000;
-/// At most this many UTF-8 bytes of rows are shown (every row after the first also counts
-/// its `\n`).
-pub const MAX_BYTES: usize = 51200;
+/// The host's caps, shared with the `tag` and `lineid` read pages: at most [`MAX_LINES`] rows
+/// and [`MAX_BYTES`] UTF-8 bytes of rows (every row after the first also counts its `\n`).
+pub use hashline_anchor::page::{MAX_BYTES, MAX_LINES};
 
 /// Byte size as the host prints it: `<n>B` below 1 KiB, one decimal and `KB` below 1 MiB,
 /// else one decimal and `MB` (`51200` → `50.0KB`). Rounds half up, as `toFixed` does on these
