@@ -45,5 +45,5 @@ pub mod text;
 pub use block::{BlockResolver, BlockSpan};
 pub use code::ErrorCode;
 pub use edit::{splice, Edit, EditKind, SpliceError};
-pub use syntax::{SyntaxCheck, SyntaxIssue};
+pub use syntax::{LineChange, SyntaxCheck, SyntaxIssue};
 pub use text::{Eol, OutLine, TextFile};

@@ -5,6 +5,7 @@
 //! whether the new text has a syntax error in a region where the old text had none. Keeping the
 //! trait here lets the lower crates use it without depending on a parser.
 
+use std::ops::Range;
 use std::path::Path;
 
 /// A syntax error that an edit introduced, located in the new text.
@@ -30,4 +31,31 @@ pub trait SyntaxCheck: Send + Sync {
     /// The first syntax error of `after` that lies in a region where `before` had none; `None`
     /// when there is none, or when no grammar covers `path`.
     fn introduced(&self, path: &Path, before: &str, after: &str) -> Option<SyntaxIssue>;
+
+    /// [`SyntaxCheck::introduced`] told where the edits are: `changes` are the stretches of
+    /// lines the edits changed, sorted and disjoint. A checker may then parse only around them
+    /// (a patch of many hunks spread over a big file), and must check the claim (the lines
+    /// between the changes are the same in both texts) before relying on it. The default
+    /// ignores `changes`.
+    fn introduced_at(
+        &self,
+        path: &Path,
+        before: &str,
+        after: &str,
+        changes: &[LineChange],
+    ) -> Option<SyntaxIssue> {
+        let _ = changes;
+        self.introduced(path, before, after)
+    }
+}
+
+/// A stretch of lines an edit changed: lines `old` of the text before (0-based, end
+/// exclusive, pieces split at `\n` with the final piece counted) became lines `new` of the
+/// text after. An insertion has an empty `old`, a deletion an empty `new`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineChange {
+    /// The lines replaced, in the text before.
+    pub old: Range<usize>,
+    /// The lines written in their place, in the text after.
+    pub new: Range<usize>,
 }

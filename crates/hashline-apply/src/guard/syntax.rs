@@ -10,7 +10,7 @@ use std::path::Path;
 
 use hashline_core::affix::{common_prefix, common_suffix};
 use hashline_core::excerpt::{numbered, real_lines};
-use hashline_core::ErrorCode;
+use hashline_core::{EditKind, ErrorCode, LineChange};
 
 use super::{GuardOptions, GuardRefusal, Subject};
 
@@ -34,7 +34,8 @@ pub(super) fn check(s: &Subject<'_>, opts: &GuardOptions<'_>) -> Result<(), Guar
     let Some(parser) = opts.syntax else {
         return Ok(());
     };
-    let Some(issue) = parser.introduced(Path::new(s.path), s.before, s.after) else {
+    let changes = line_changes(s);
+    let Some(issue) = parser.introduced_at(Path::new(s.path), s.before, s.after, &changes) else {
         return Ok(());
     };
     let lines = real_lines(s.after);
@@ -78,6 +79,54 @@ pub(super) fn check(s: &Subject<'_>, opts: &GuardOptions<'_>) -> Result<(), Guar
             issue.what,
         ),
     })
+}
+
+/// The stretches of lines the subject's edits change (0-based, sorted, disjoint; edits that
+/// touch or overlap are one stretch), for a parser that looks only around them. Derived from
+/// the edits alone: the checker verifies that the lines between them are unchanged.
+fn line_changes(s: &Subject<'_>) -> Vec<LineChange> {
+    let mut spots: Vec<(usize, usize, usize)> = s
+        .edits
+        .iter()
+        .map(|e| {
+            let (start, end) = match e.kind {
+                EditKind::Replace { start, end } => (start.saturating_sub(1), end),
+                EditKind::InsertBefore(l) => (l.saturating_sub(1), l.saturating_sub(1)),
+                EditKind::InsertAfter(l) => (l, l),
+                EditKind::Head => (0, 0),
+                EditKind::Tail => (s.line_count(), s.line_count()),
+            };
+            (start, end.max(start), e.rows.len())
+        })
+        .collect();
+    spots.sort_unstable();
+    let mut changes: Vec<LineChange> = Vec::with_capacity(spots.len());
+    let mut delta = 0isize;
+    let mut open: Option<(usize, usize, usize)> = None;
+    let mut close = |(start, end, rows): (usize, usize, usize), delta: &mut isize| {
+        let new_start = start.saturating_add_signed(*delta);
+        changes.push(LineChange {
+            old: start..end,
+            new: new_start..new_start + rows,
+        });
+        *delta += rows as isize - (end - start) as isize;
+    };
+    for (start, end, rows) in spots {
+        open = match open {
+            Some((o_start, o_end, o_rows)) if start <= o_end => {
+                Some((o_start, o_end.max(end), o_rows + rows))
+            }
+            Some(done) => {
+                close(done, &mut delta);
+                Some((start, end, rows))
+            }
+            None => Some((start, end, rows)),
+        };
+    }
+    if let Some(done) = open {
+        close(done, &mut delta);
+    }
+    changes
 }
 
 /// The lines of `after` (1-based, inclusive) that differ from `before` once the common leading
@@ -132,6 +181,67 @@ mod tests {
             allow_syntax_errors: allow,
         };
         check(&s, &opts)
+    }
+
+    /// The changes `line_changes` finds for `edits` of `before`, checked against the text the
+    /// splice writes: the lines between them are the same on both sides.
+    fn changes_of(before: &str, edits: &[Edit]) -> Vec<LineChange> {
+        let file = hashline_core::TextFile::decode(before.as_bytes().to_vec());
+        let lines: Vec<&str> = file.lines().collect();
+        let out = hashline_core::splice(&lines, edits).expect("splice");
+        let after = file.render_text(&out);
+        let anchor = |n: usize| format!("{n}:");
+        let s = Subject::new(
+            "a.rs",
+            &lines,
+            edits,
+            (file.text(), &after),
+            &anchor,
+            &super::super::op_label,
+        );
+        let changes = line_changes(&s);
+        let (old, new): (Vec<&str>, Vec<&str>) =
+            (before.split('\n').collect(), after.split('\n').collect());
+        let (mut o, mut n) = (0, 0);
+        for c in &changes {
+            assert_eq!(old[o..c.old.start], new[n..c.new.start], "{changes:?}");
+            (o, n) = (c.old.end, c.new.end);
+        }
+        assert_eq!(old[o..], new[n..], "{changes:?}");
+        changes
+    }
+
+    #[test]
+    fn line_changes_of_every_kind_of_edit() {
+        let before = "a\nb\nc\nd\ne\nf\n";
+        let row = |kind, rows: &[&str]| Edit {
+            kind,
+            rows: rows.iter().map(|r| r.to_string()).collect(),
+            origin: 0,
+        };
+        let edits = vec![
+            row(EditKind::Tail, &["t"]),
+            row(EditKind::Replace { start: 5, end: 5 }, &["E1", "E2"]),
+            row(EditKind::Head, &["h"]),
+            row(EditKind::Replace { start: 2, end: 3 }, &[]),
+            row(EditKind::InsertAfter(3), &["x"]),
+        ];
+        let changes = changes_of(before, &edits);
+        let pairs: Vec<_> = changes
+            .iter()
+            .map(|c| (c.old.clone(), c.new.clone()))
+            .collect();
+        // `insert after 3` touches the deleted 2..3 and is one stretch with it.
+        assert_eq!(
+            pairs,
+            [(0..0, 0..1), (1..3, 2..3), (4..5, 4..6), (6..6, 7..8)]
+        );
+        let before = "a\nb\nc";
+        changes_of(before, &[row(EditKind::InsertBefore(1), &["z"])]);
+        changes_of(
+            before,
+            &[row(EditKind::Replace { start: 3, end: 3 }, &["C", "D"])],
+        );
     }
 
     fn issue(line: usize, column: usize) -> SyntaxIssue {

@@ -11,6 +11,7 @@ use ast_grep_language::SupportLang;
 use tree_sitter::{ParseOptions, ParseState, Parser, Tree};
 
 use super::errors::{errors, Found};
+use super::hunks::Window;
 use super::span::{overlaps, point, whole_lines, Span};
 use super::window::{cut_cleanly, window};
 use super::MAX_BYTES;
@@ -60,15 +61,42 @@ impl Check {
         within: Option<Range<usize>>,
         old: Option<&Tree>,
     ) -> Result<Tree, GaveUp> {
-        let ranges: Vec<tree_sitter::Range> = within
-            .into_iter()
-            .map(|r| tree_sitter::Range {
-                start_byte: r.start,
-                end_byte: r.end,
-                start_point: point(text, r.start),
-                end_point: point(text, r.end),
-            })
-            .collect();
+        let within = within.map(|r| tree_sitter::Range {
+            start_byte: r.start,
+            end_byte: r.end,
+            start_point: point(text, r.start),
+            end_point: point(text, r.end),
+        });
+        self.parse_range(text, within, old)
+    }
+
+    /// Whether every one of `windows` of `text` parses without a syntax error (the windows'
+    /// changed regions judged as in [`Check::run_in`]); stops at the first that does not.
+    pub(super) fn clean_in(&mut self, text: &str, windows: &[Window]) -> Result<bool, GaveUp> {
+        for w in windows {
+            let range = tree_sitter::Range {
+                start_byte: w.bytes.start,
+                end_byte: w.bytes.end,
+                start_point: w.points.start,
+                end_point: w.points.end,
+            };
+            let tree = self.parse_range(text, Some(range), None)?;
+            if tree.root_node().has_error() || !errors(self.lang, text, &tree, &w.region).is_empty()
+            {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Parse `within` (all of `text` when `None`) of `text`, reusing `old`.
+    fn parse_range(
+        &mut self,
+        text: &str,
+        within: Option<tree_sitter::Range>,
+        old: Option<&Tree>,
+    ) -> Result<Tree, GaveUp> {
+        let ranges: Vec<tree_sitter::Range> = within.into_iter().collect();
         if self.parser.set_included_ranges(&ranges).is_err() {
             return Err(GaveUp::Window);
         }

@@ -1,0 +1,215 @@
+//! Many edits spread over a big file (a patch of a thousand hunks): instead of one span from the
+//! first edit to the last, which is the whole file, the new text is parsed in one small window
+//! of whole top-level items around each stretch of changed lines. When every window parses
+//! without an error, no edit added one; otherwise the caller falls back to the whole check.
+//!
+//! The stretches come from the caller ([`LineChange`]) and are checked, not trusted: the lines
+//! between them must be byte for byte the same in both texts, else there are no windows.
+
+use std::ops::Range;
+
+use hashline_core::LineChange;
+use tree_sitter::Point;
+
+/// How many lines a window looks through, each way, for the start of a top-level item.
+const SEARCH_LINES: usize = 400;
+
+/// One window of the new text: whole top-level items around one or more changed stretches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Window {
+    /// The window's bytes.
+    pub(super) bytes: Range<usize>,
+    /// Where it starts and ends, as tree-sitter points.
+    pub(super) points: Range<Point>,
+    /// The changed lines inside it (from the first stretch's start to the last one's end).
+    pub(super) region: Range<usize>,
+}
+
+/// A text's line starts, looked up forward and backward from known places.
+struct Lines<'t> {
+    b: &'t [u8],
+    /// Number of pieces (newlines + 1).
+    pieces: usize,
+}
+
+impl<'t> Lines<'t> {
+    fn new(text: &'t str) -> Lines<'t> {
+        let b = text.as_bytes();
+        Lines {
+            b,
+            pieces: memchr::memchr_iter(b'\n', b).count() + 1,
+        }
+    }
+
+    /// The start of the line after the one starting at `at` (`None` at the last piece).
+    fn next(&self, at: usize) -> Option<usize> {
+        memchr::memchr(b'\n', &self.b[at..]).map(|i| at + i + 1)
+    }
+
+    /// The start of the line before the one starting at `at` (`None` at the first line).
+    fn prev(&self, at: usize) -> Option<usize> {
+        let end = at.checked_sub(1)?;
+        Some(memchr::memrchr(b'\n', &self.b[..end]).map_or(0, |i| i + 1))
+    }
+
+    /// The line starting at `at`, without its newline.
+    fn line(&self, at: usize) -> &'t [u8] {
+        let end = memchr::memchr(b'\n', &self.b[at..]).map_or(self.b.len(), |i| at + i);
+        &self.b[at..end]
+    }
+
+    /// Whether the line starting at `at` (row `row`) starts a top-level item: it starts at
+    /// column 0 with a letter, digit, `_`, `@`, `#` or `/`, and the line above is blank,
+    /// starts with `}` (`}`, `};`, `})` …), or starts at column 0 and ends with `;` (a whole
+    /// top-level statement: `import …;`, `use …;`, `export const … ;`). The first line does.
+    fn starts_item(&self, at: usize, row: usize) -> bool {
+        if row == 0 {
+            return true;
+        }
+        let first = self.b.get(at).copied().unwrap_or(b' ');
+        if !(first.is_ascii_alphanumeric() || b"_@#/".contains(&first)) {
+            return false;
+        }
+        let Some(above) = self.prev(at).map(|p| self.line(p)) else {
+            return true;
+        };
+        let trimmed = above.trim_ascii_end();
+        trimmed.is_empty()
+            || trimmed.starts_with(b"}")
+            || (!above[0].is_ascii_whitespace() && trimmed.ends_with(b";"))
+    }
+}
+
+/// Advance `(at, row)`, a line start of `lines`, to row `to` (a line start, or the text's end
+/// for row `pieces`); `None` when `to` is behind it or past the end.
+fn advance(lines: &Lines<'_>, (at, row): (usize, usize), to: usize) -> Option<usize> {
+    if to < row || to > lines.pieces {
+        return None;
+    }
+    let mut at = at;
+    for r in row..to {
+        at = match lines.next(at) {
+            Some(next) => next,
+            None if r + 1 == lines.pieces => lines.b.len(),
+            None => return None,
+        };
+    }
+    Some(at)
+}
+
+/// The changed stretches as whole-line byte ranges of `after` with their rows, once the lines
+/// between them are found equal in both texts; `None` when they are not (or the stretches are
+/// out of order or out of the texts).
+fn regions(before: &str, new: &Lines<'_>, changes: &[LineChange]) -> Option<Vec<Stretch>> {
+    let old = Lines::new(before);
+    let (mut o, mut n) = ((0usize, 0usize), (0usize, 0usize));
+    let mut out = Vec::with_capacity(changes.len());
+    for c in changes {
+        let ordered = c.old.start >= o.1
+            && c.new.start >= n.1
+            && c.old.end >= c.old.start
+            && c.new.end >= c.new.start;
+        if !ordered || c.old.start - o.1 != c.new.start - n.1 {
+            return None;
+        }
+        let o_gap = advance(&old, o, c.old.start)?;
+        let n_gap = advance(new, n, c.new.start)?;
+        if old.b[o.0..o_gap] != new.b[n.0..n_gap] {
+            return None;
+        }
+        let o_end = advance(&old, (o_gap, c.old.start), c.old.end)?;
+        let n_end = advance(new, (n_gap, c.new.start), c.new.end)?;
+        out.push(Stretch {
+            at: n_gap,
+            row: c.new.start,
+            end: n_end,
+            end_row: c.new.end,
+            region: n_gap..n_end,
+        });
+        o = (o_end, c.old.end);
+        n = (n_end, c.new.end);
+    }
+    (old.b[o.0..] == new.b[n.0..]).then_some(out)
+}
+
+/// Lines `row..end_row` of the new text, bytes `at..end` (`end_row` is the piece count at the
+/// text's end), with the changed bytes they were widened from.
+struct Stretch {
+    at: usize,
+    row: usize,
+    end: usize,
+    end_row: usize,
+    region: Range<usize>,
+}
+
+/// The windows of `after` to parse for `changes`, merged where they meet; `None` when the
+/// changes do not check out, a window finds no item start within [`SEARCH_LINES`], or the
+/// windows together hold more than half the text (a whole parse is as cheap then).
+pub(super) fn windows(before: &str, after: &str, changes: &[LineChange]) -> Option<Vec<Window>> {
+    let lines = Lines::new(after);
+    let len = after.len();
+    let mut out: Vec<Stretch> = Vec::new();
+    for mut s in regions(before, &lines, changes)? {
+        // A deletion leaves no line: look at the line above it and at the one below.
+        if s.row == s.end_row {
+            if let Some(p) = lines.prev(s.at) {
+                (s.at, s.row) = (p, s.row - 1);
+            }
+            if s.end_row < lines.pieces {
+                s.end = lines.next(s.end).unwrap_or(len);
+                s.end_row += 1;
+            }
+            s.region = s.at..s.end;
+        }
+        let merged = out.last().is_some_and(|w| s.row < w.end_row);
+        if !merged {
+            let mut n = 0;
+            while !lines.starts_item(s.at, s.row) {
+                n += 1;
+                (s.at, s.row) = (lines.prev(s.at)?, s.row - 1);
+                if n > SEARCH_LINES {
+                    return None;
+                }
+            }
+        }
+        let mut n = 0;
+        while s.end_row < lines.pieces && !lines.starts_item(s.end, s.end_row) {
+            n += 1;
+            (s.end, s.end_row) = match lines.next(s.end) {
+                Some(next) => (next, s.end_row + 1),
+                None => (len, lines.pieces),
+            };
+            if n > SEARCH_LINES {
+                return None;
+            }
+        }
+        match out.last_mut() {
+            Some(w) if merged => {
+                (w.end, w.end_row) = (s.end.max(w.end), s.end_row.max(w.end_row));
+                w.region.end = s.region.end;
+            }
+            _ => out.push(s),
+        }
+    }
+    let total: usize = out.iter().map(|w| w.end - w.at).sum();
+    if total > len / 2 {
+        return None;
+    }
+    let last_start = memchr::memrchr(b'\n', lines.b).map_or(0, |i| i + 1);
+    let point = |row: usize| {
+        if row >= lines.pieces {
+            Point::new(lines.pieces - 1, len - last_start)
+        } else {
+            Point::new(row, 0)
+        }
+    };
+    Some(
+        out.into_iter()
+            .map(|w| Window {
+                bytes: w.at..w.end,
+                points: point(w.row)..point(w.end_row),
+                region: w.region,
+            })
+            .collect(),
+    )
+}
