@@ -42,9 +42,15 @@ pub fn code_like(bytes: usize) -> String {
 pub fn ts_lines(lines: usize) -> String {
     let mut text = String::with_capacity(lines * 40);
     for i in 1..=lines {
-        let _ = writeln!(text, "export const v{i} = f({i}, \"k{}\");", i % 97);
+        text.push_str(&ts_line(i));
+        text.push('\n');
     }
     text
+}
+
+/// Line `i` (1-based) of [`ts_lines`], without its newline.
+pub fn ts_line(i: usize) -> String {
+    format!("export const v{i} = f({i}, \"k{}\");", i % 97)
 }
 
 /// One hunk of the 1,000-hunk edit: the line replaced (1-based) and its new text.

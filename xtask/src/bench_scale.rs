@@ -2,9 +2,11 @@
 //! each step 10 times the previous one, with the growth per step (about 10 when linear, about 100
 //! when quadratic): `read` of 1/10/100 MB, read + edit of 1k/10k/100k hunks, and the adversarial
 //! inputs (100 MB of identical lines, 1k/10k/100k hunks on one region of consecutive lines, a
-//! stale edit merged across 10k/100k/1M lines in each anchored dialect). Nothing here is a test:
-//! no timing threshold sits in the test suite. `--reps N` (default 3), `--max-mb N` (default
-//! 100). Inputs live in the bench cache and are removed at the end.
+//! stale edit merged across 10k/100k/1M lines in every dialect: `bench_stale.rs`), and
+//! ast-edit over 1k/10k/100k files (`bench_files.rs`). Nothing here is a test: no timing
+//! threshold sits in the test suite. `--reps N` (default 3), `--max-mb N` (default 100),
+//! `--only TEXT` (only the series whose title contains TEXT). Inputs live in the bench cache
+//! and are removed at the end.
 
 use std::path::Path;
 use std::time::Duration;
@@ -14,13 +16,15 @@ use crate::bench_inputs as inputs;
 use crate::bench_rows::tag_of;
 
 /// One measured point: the input's size and its median time.
-struct Point {
-    size: String,
-    time: Duration,
+pub(crate) struct Point {
+    /// The input, in words (`10 MB`, `1000 hunks`).
+    pub(crate) size: String,
+    /// The median time.
+    pub(crate) time: Duration,
 }
 
 /// Print a series with the growth of each step (a 10x input).
-fn report(title: &str, points: &[Point]) {
+pub(crate) fn report(title: &str, points: &[Point]) {
     println!("\n{title}");
     println!("| input | median | growth per 10x |");
     println!("|---|---|---|");
@@ -34,7 +38,8 @@ fn report(title: &str, points: &[Point]) {
     }
 }
 
-fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
+/// Write `bytes` to `path`, creating its directory.
+pub(crate) fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
@@ -42,7 +47,7 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
 }
 
 /// The median of `reps` runs of `f` (each given its run number).
-fn med(
+pub(crate) fn med(
     reps: usize,
     mut f: impl FnMut(usize) -> Result<Duration, String>,
 ) -> Result<Duration, String> {
@@ -66,12 +71,28 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let bin = crate::bench::release_binary()?;
     let work = inputs::cache_dir().join("scale");
     let _ = std::fs::remove_dir_all(&work);
-    let result = series(&bin, &work, reps, max_mb);
+    let only = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .map(|s| s.to_lowercase());
+    let wanted = |title: &str| {
+        only.as_deref()
+            .is_none_or(|o| title.to_lowercase().contains(o))
+    };
+    let result = series(&bin, &work, reps, max_mb, &wanted);
     let _ = std::fs::remove_dir_all(&work);
     result
 }
 
-fn series(bin: &Path, work: &Path, reps: usize, max_mb: usize) -> Result<(), String> {
+/// The series whose title `wanted` accepts.
+fn series(
+    bin: &Path,
+    work: &Path,
+    reps: usize,
+    max_mb: usize,
+    wanted: &dyn Fn(&str) -> bool,
+) -> Result<(), String> {
     let sizes_mb: Vec<usize> = [max_mb / 100, max_mb / 10, max_mb]
         .into_iter()
         .filter(|&m| m > 0)
@@ -87,6 +108,9 @@ fn series(bin: &Path, work: &Path, reps: usize, max_mb: usize) -> Result<(), Str
             identical,
         ),
     ] {
+        if !wanted(title) {
+            continue;
+        }
         let mut points = Vec::new();
         for &mb in &sizes_mb {
             let root = work.join("read");
@@ -113,6 +137,9 @@ fn series(bin: &Path, work: &Path, reps: usize, max_mb: usize) -> Result<(), Str
             false,
         ),
     ] {
+        if !wanted(title) {
+            continue;
+        }
         let mut points = Vec::new();
         for n in [1_000usize, 10_000, 100_000] {
             let time = hunks(bin, work, n, spread, reps)?;
@@ -123,22 +150,33 @@ fn series(bin: &Path, work: &Path, reps: usize, max_mb: usize) -> Result<(), Str
         }
         report(title, &points);
     }
-    for dialect in STALE_DIALECTS {
+    for dialect in crate::bench_stale::DIALECTS {
+        let title = format!(
+            "stale edit merged onto a changed file ({}), edit only",
+            dialect.name
+        );
+        if !wanted(&title) {
+            continue;
+        }
         let mut points = Vec::new();
-        for lines in [10_000usize, 100_000, 1_000_000] {
-            let time = stale(bin, work, dialect, lines, reps)?;
+        for lines in dialect.lines {
+            let time = crate::bench_stale::stale(bin, work, dialect, lines, reps)?;
             points.push(Point {
                 size: format!("{lines} lines"),
                 time,
             });
         }
-        report(
-            &format!(
-                "stale edit merged onto a changed file ({}), edit only",
-                dialect.name
-            ),
-            &points,
-        );
+        report(&title, &points);
+    }
+    let titles = [
+        "ast-edit preview over N files (one in a hundred matches)",
+        "ast-edit preview + resolve apply over N files (one in a hundred matches)",
+    ];
+    if titles.iter().any(|t| wanted(t)) {
+        crate::bench_files::check_apply(bin, work)?;
+        let [only, both] = crate::bench_files::series(bin, work, reps)?;
+        report(titles[0], &only);
+        report(titles[1], &both);
     }
     Ok(())
 }
@@ -191,111 +229,6 @@ fn hunks(bin: &Path, work: &Path, n: usize, spread: bool, reps: usize) -> Result
     let first = chosen.first().map(|h| h.text.as_str()).unwrap_or_default();
     if !edited.contains(first) {
         return Err(format!("the {n}-hunk edit did not land"));
-    }
-    Ok(time)
-}
-
-/// An anchored dialect of the stale-merge series: its read mode, and the request replacing
-/// line `n` (whose row the read printed) with `text`.
-struct Stale {
-    name: &'static str,
-    anchors: &'static str,
-    dialect: &'static str,
-    request: fn(row: &str, n: usize, text: &str) -> Option<String>,
-}
-
-const STALE_DIALECTS: &[Stale] = &[
-    Stale {
-        name: "hashline",
-        anchors: "tag",
-        dialect: "hashline",
-        request: |header, n, text| {
-            let tag = header.rsplit_once('#')?.1.trim();
-            Some(format!("¶e.ts#{tag}\nreplace {n}..{n}:\n+{text}\n"))
-        },
-    },
-    Stale {
-        name: "lineid-json",
-        anchors: "lineid",
-        dialect: "lineid-json",
-        request: |row, _, text| {
-            let id = row.split_once('|')?.0;
-            Some(format!(
-                r#"{{"filePath":"e.ts","edits":[{{"op":"replace","pos":"{id}","lines":["{text}"]}}]}}"#
-            ))
-        },
-    },
-    Stale {
-        name: "hash-json",
-        anchors: "hash",
-        dialect: "hash-json",
-        request: |row, _, text| {
-            let hash = row.split_once(':')?.0;
-            Some(format!(
-                r#"{{"path":"e.ts","edits":[{{"op":"replace","start":"{hash}","end":"{hash}","lines":["{text}"]}}]}}"#
-            ))
-        },
-    },
-];
-
-/// The median time of an edit whose anchor was read before a line was added at the top of the
-/// file: it must be carried over (merged) onto the disk's text.
-fn stale(
-    bin: &Path,
-    work: &Path,
-    d: &Stale,
-    lines: usize,
-    reps: usize,
-) -> Result<Duration, String> {
-    let root = work.join("stale");
-    let file = root.join("e.ts");
-    let original = inputs::ts_lines(lines);
-    let changed = format!("// a line added by someone else\n{original}");
-    let n = lines / 2;
-    let text = "export const merged = 1;";
-    let request = work.join("stale.req");
-    let time = med(reps, |r| {
-        write(&file, original.as_bytes())?;
-        let state = work.join(format!("state-stale-{r}"));
-        let offset = n.to_string();
-        let read = run_quiet(hl(bin, &root, &state).args([
-            "read",
-            "e.ts",
-            "--anchors",
-            d.anchors,
-            "--offset",
-            &offset,
-            "--limit",
-            "1",
-        ]))?;
-        let read = String::from_utf8_lossy(&read);
-        let row = if d.anchors == "tag" {
-            read.lines().next()
-        } else {
-            read.lines().find(|l| l.contains("export const"))
-        };
-        let req = row
-            .and_then(|row| (d.request)(row, n, text))
-            .ok_or_else(|| format!("{}: no anchor in the read `{read}`", d.name))?;
-        write(&request, req.as_bytes())?;
-        write(&file, changed.as_bytes())?;
-        let t = timed(|| {
-            run_null(
-                hl(bin, &root, &state)
-                    .args(["edit", "--dialect", d.dialect])
-                    .arg(&request),
-            )
-        });
-        let _ = std::fs::remove_dir_all(&state);
-        t
-    })?;
-    let edited = std::fs::read_to_string(&file).map_err(|e| e.to_string())?;
-    if edited.split('\n').nth(n) != Some(text) {
-        return Err(format!(
-            "{}: the stale edit of line {n} was not merged onto line {}",
-            d.name,
-            n + 1
-        ));
     }
     Ok(time)
 }

@@ -17,10 +17,11 @@
 //!   baselines installed into `~/.cache/hashline-bench`; `bench --guard`: the edit guard's cost
 //!   on a 10,000-line TypeScript file (parser on vs off); `bench --ast [--reps N]` times the
 //!   `ast-edit` preview against the ast-grep CLI's on the `ast-diff` corpus (same as
-//!   `ast-diff --bench`); `bench --scale [--reps N] [--max-mb N] [--max-depth N] [--debug]`
+//!   `ast-diff --bench`); `bench --scale [--reps N] [--max-mb N] [--only TEXT] [--max-depth N] [--debug]`
 //!   prints how each measure grows per 10x input (`bench_scale.rs`: reads of 1/10/100 MB,
 //!   1k/10k/100k hunks spread and on one region, 100 MB of identical lines, a stale merge
-//!   across 10k/100k/1M lines per anchored dialect), then checks that a structural rewrite's
+//!   across 10k/100k/1M lines in every dialect (`bench_stale.rs`), ast-edit and resolve apply
+//!   over 1k/10k/100k files (`bench_files.rs`)), then checks that a structural rewrite's
 //!   time and peak memory grow linearly with nesting depth and file size (`bench_ast_depth.rs`).
 //! * `ast-diff [--bench] [--reps N] [--only TEXT] [--show N]`: differential test of
 //!   `hashline ast-edit` + `resolve apply` against the ast-grep CLI on third-party JS/TS sources
@@ -31,11 +32,13 @@ mod ast_diff;
 mod ast_tools;
 mod bench;
 mod bench_ast_depth;
+mod bench_files;
 mod bench_guard;
 mod bench_inputs;
 mod bench_peer;
 mod bench_rows;
 mod bench_scale;
+mod bench_stale;
 mod tidy;
 
 use std::process::{Command, ExitCode};
@@ -56,12 +59,21 @@ fn main() -> ExitCode {
             ast_diff::run(&rest)
         }
         Some("bench") if args.iter().any(|a| a == "--scale") => {
-            bench_scale::run(&args[1..]).and_then(|()| bench_ast_depth::run(&args[1..]))
+            // `--only TEXT` picks series by title; the depth series answers to `depth`.
+            let only = args.iter().position(|a| a == "--only").and_then(|i| args.get(i + 1));
+            let depth = only.is_none_or(|o| "nesting depth".contains(o.as_str()));
+            bench_scale::run(&args[1..]).and_then(|()| {
+                if depth {
+                    bench_ast_depth::run(&args[1..])
+                } else {
+                    Ok(())
+                }
+            })
         }
         Some("bench") => bench::run(&args[1..]),
         Some("ast-diff") => ast_diff::run(&args[1..]),
         _ => Err(
-            "usage: cargo xtask <golden [--bless] | conformance | mistakes | stress [--runs N] [--seconds S] | tidy | bench [--reps N] [--large-mb N] [--no-ast] [--ast-files N] [--guard] [--ast] [--scale [--reps N] [--max-mb N] [--max-depth N] [--debug]] | ast-diff [--bench] [--reps N] [--only TEXT]>"
+            "usage: cargo xtask <golden [--bless] | conformance | mistakes | stress [--runs N] [--seconds S] | tidy | bench [--reps N] [--large-mb N] [--no-ast] [--ast-files N] [--guard] [--ast] [--scale [--reps N] [--max-mb N] [--only TEXT] [--max-depth N] [--debug]] | ast-diff [--bench] [--reps N] [--only TEXT]>"
                 .to_string(),
         ),
     };

@@ -21,6 +21,8 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
+use xxhash_rust::xxh3::xxh3_64;
+
 use crate::diff::{hunks_of, DiffHunk};
 
 /// Where each line of a recorded text is on disk (1-based lines in and out).
@@ -232,19 +234,43 @@ fn count<'a>(old: &[&'a str], new: &[&'a str]) -> Counts<'a> {
     counts
 }
 
+/// Copies in the old and in the new text of every line, keyed by the XXH3-64 of its text: on a
+/// whole file (a million lines) hashing once and counting integers in a table sized up front is
+/// several times cheaper than a table of strings that grows. Two texts sharing a hash count as
+/// one, which can only make a line look repeated: it is then no sync point, and the stretch
+/// around it is judged by exact counts (`count`), never more leniently.
+fn hashed_counts(
+    old: &[&str],
+    new: &[&str],
+) -> HashMap<u64, (u32, u32), foldhash::fast::RandomState> {
+    let mut counts = HashMap::with_capacity_and_hasher(
+        old.len().max(new.len()),
+        foldhash::fast::RandomState::default(),
+    );
+    for l in old {
+        let c: &mut (u32, u32) = counts.entry(xxh3_64(l.as_bytes())).or_default();
+        c.0 = c.0.saturating_add(1);
+    }
+    for l in new {
+        let c: &mut (u32, u32) = counts.entry(xxh3_64(l.as_bytes())).or_default();
+        c.1 = c.1.saturating_add(1);
+    }
+    counts
+}
+
 /// Clears the image of every old line whose text has a different number of copies in the old
 /// and the new side of its stretch. Stretches run between *sync points*: matched lines whose
 /// text occurs exactly once in each whole text. Each line is counted in one stretch, so the work
 /// is linear; unchanged stretches are skipped.
 fn copy_counts(old: &[&str], new: &[&str], image: &mut [Option<usize>]) {
-    let whole = count(old, new);
+    let whole = hashed_counts(old, new);
     let syncs: Vec<(usize, usize)> = image
         .iter()
         .enumerate()
         .filter_map(|(i, m)| {
             let j = (*m)?;
             let text = old.get(i)?;
-            (whole.get(text) == Some(&(1, 1))).then_some((i, j))
+            (whole.get(&xxh3_64(text.as_bytes())) == Some(&(1, 1))).then_some((i, j))
         })
         .collect();
     let (mut vs, mut cs) = (0usize, 0usize);

@@ -18,8 +18,8 @@
 //!    that overlaps the new region, else the first new error anywhere (a removed closer often
 //!    shows up far below the edit, at the end of the enclosing block, window or file).
 //!
-//! Many hunks: told where the edits are ([`SyntaxCheck::introduced_at`]), a check of two or
-//! more stretches of changed lines on a text over [`WINDOW_ABOVE`] bytes first parses the new
+//! Told where the edits are ([`SyntaxCheck::introduced_at`]), a check of the stretches of
+//! changed lines on a text over [`WINDOW_ABOVE`] bytes first parses the new
 //! text only in a window of whole top-level items around each stretch (`hunks`); when none of
 //! them holds an error, no edit added one and the check ends there. Otherwise, or when the
 //! stretches do not check out against the texts, steps 1–4 run. A 1,000-hunk patch of a
@@ -125,8 +125,8 @@ pub fn introduced_in(lang: SupportLang, before: &str, after: &str) -> Option<Syn
     introduced_at_in(lang, before, after, &[])
 }
 
-/// [`introduced_in`] told which stretches of lines the edits changed: with two or more on a
-/// text over [`WINDOW_ABOVE`] bytes, the new text is first parsed only in a window of whole
+/// [`introduced_in`] told which stretches of lines the edits changed: on a text over
+/// [`WINDOW_ABOVE`] bytes, the new text is first parsed only in a window of whole
 /// top-level items around each (`hunks`); when none of them holds an error, no edit added one.
 /// Else, or when the stretches do not check out, the whole check runs.
 pub fn introduced_at_in(
@@ -141,7 +141,7 @@ pub fn introduced_at_in(
     }
     let mut check = Check::new(lang, Instant::now() + PARSE_BUDGET)?;
     let sized = after.len() > WINDOW_ABOVE && before.len() <= MAX_BYTES && after.len() <= MAX_BYTES;
-    if changes.len() >= 2 && sized {
+    if !changes.is_empty() && sized {
         if let Some(windows) = hunks::windows(before, after, changes) {
             match check.clean_in(after, &windows) {
                 Ok(true) => return None,

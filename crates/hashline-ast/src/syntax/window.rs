@@ -78,8 +78,10 @@ pub(super) fn window(before: &str, span: &Span) -> Option<Range<usize>> {
     };
     // Backwards: CONTEXT_LINES lines, then to the first line that starts an item.
     let mut lo = line_start(span.start.min(b.len()));
+    let mut found = false;
     for n in 0..CONTEXT_LINES + SEARCH_LINES {
         if n >= CONTEXT_LINES && starts_item(lo) {
+            found = true;
             break;
         }
         match prev_line(lo) {
@@ -89,6 +91,11 @@ pub(super) fn window(before: &str, span: &Span) -> Option<Range<usize>> {
                 break;
             }
         }
+    }
+    // No item starts within reach: a cut here could be anywhere (inside a string, a block),
+    // so the window starts at the top.
+    if !found {
+        lo = 0;
     }
     // Forwards: the same, ending just before the item that starts there.
     let mut hi = line_start(span.old_end.min(b.len()));
