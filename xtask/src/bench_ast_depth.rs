@@ -4,10 +4,8 @@
 //! quadratic) and fails when a step grows more than 3 times.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::Instant;
 
-use crate::bench::{peak_rss, release_binary};
+use crate::bench::{hl, peak_rss, release_binary, run_null, timed};
 
 /// One input series: its name and the file text for a size.
 type Series = (&'static str, fn(usize) -> String);
@@ -84,40 +82,20 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
 /// Wall time (seconds) and peak RSS (KiB) of one preview of `scale.js`, discarded afterwards.
 fn measure(bin: &Path, root: &Path, state: &Path) -> Result<(f64, u64), String> {
-    let preview = |cmd: &mut Command| {
-        cmd.arg("--root")
-            .arg(root)
-            .arg("--state")
-            .arg(state)
-            .args([
-                "ast-edit",
-                "--pat",
-                "[$$$A]",
-                "--out",
-                "[$$$A, 0]",
-                "scale.js",
-            ])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null());
+    let preview = || {
+        let mut cmd = hl(bin, root, state);
+        cmd.args([
+            "ast-edit",
+            "--pat",
+            "[$$$A]",
+            "--out",
+            "[$$$A, 0]",
+            "scale.js",
+        ]);
+        cmd
     };
-    let mut cmd = Command::new(bin);
-    preview(&mut cmd);
-    let start = Instant::now();
-    let status = cmd.status().map_err(|e| e.to_string())?;
-    let secs = start.elapsed().as_secs_f64();
-    if !status.success() {
-        return Err(format!("ast-edit failed ({status})"));
-    }
-    let mut again = Command::new(bin);
-    preview(&mut again);
-    let rss = peak_rss(&mut again).ok_or("no peak RSS: /usr/bin/time -v is needed")?;
-    let _ = Command::new(bin)
-        .arg("--root")
-        .arg(root)
-        .arg("--state")
-        .arg(state)
-        .args(["resolve", "discard"])
-        .stdout(Stdio::null())
-        .status();
+    let secs = timed(|| run_null(&mut preview()))?.as_secs_f64();
+    let rss = peak_rss(&mut preview()).ok_or("no peak RSS: /usr/bin/time -v is needed")?;
+    let _ = run_null(hl(bin, root, state).args(["resolve", "discard"]));
     Ok((secs, rss))
 }
