@@ -242,3 +242,48 @@ const ROWS: &[&str] = &[
     "line two;",
     "  m(): void {",
 ];
+
+#[test]
+fn python_layout_errors_are_found_through_the_windows() {
+    let before: String = (0..2_000)
+        .map(|i| format!("def f{i}(a):\n    if a:\n        b = {i}\n    else:\n        b = 0\n    return b\n\n\n"))
+        .collect();
+    let breaks = ["      return b", "  else:", "    b = 1", "return b"];
+    for broken in breaks {
+        // Line 6 of function 10 (`    return b` or `    else:`), and a correct edit elsewhere.
+        let line = if broken.contains("else") {
+            10 * 8 + 3
+        } else {
+            10 * 8 + 5
+        };
+        let line = if broken == "    b = 1" {
+            10 * 8 + 2
+        } else {
+            line
+        };
+        let (after, changes) = edited(
+            &before,
+            &[
+                (line, 1, vec![broken]),
+                (900 * 8 + 2, 1, vec!["        b = 7"]),
+            ],
+        );
+        let whole = introduced_in(SupportLang::Python, &before, &after);
+        let windowed = introduced_at_in(SupportLang::Python, &before, &after, &changes);
+        assert_eq!(windowed, whole, "{broken}");
+        if broken != "return b" {
+            assert!(whole.is_some(), "{broken}");
+        }
+    }
+    // Correct edits of many functions: nothing, and no whole parse needed.
+    let edits: Vec<(usize, usize, Vec<&str>)> = (0..2_000)
+        .step_by(50)
+        .map(|f| (f * 8 + 2, 1, vec!["        b = 1"]))
+        .collect();
+    let (after, changes) = edited(&before, &edits);
+    assert!(windows(&before, &after, &changes).is_some());
+    assert_eq!(
+        introduced_at_in(SupportLang::Python, &before, &after, &changes),
+        None
+    );
+}
