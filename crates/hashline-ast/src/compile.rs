@@ -89,7 +89,7 @@ pub(crate) fn compile_rule(
     }
     let literals = patterns
         .iter()
-        .map(|p| Literals::of(p, &rule.pattern))
+        .map(|p| Literals::of(p, &rule.pattern, spec.lang))
         .collect();
     Ok(Compiled::Ok(CompiledRule {
         rule: index,

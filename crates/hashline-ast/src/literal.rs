@@ -5,13 +5,27 @@
 //! `null`) with the candidate node's source text, byte for byte, at the strictness levels cst,
 //! smart, ast and relaxed (`match_tree/strictness.rs`, `match_terminal`): a match therefore holds
 //! each of them as a slice of the file, however the match is spaced, broken over lines or
-//! interleaved with comments. Unnamed terminals (punctuation, operators, some keywords) are left
-//! out: the matcher compares them by kind only, and some are zero-width (an automatic `;`). At
-//! the signature and template levels nothing is certain, and a pattern without named terminals
-//! (`$A`, `$$$A`) requires nothing: such a pattern may match any file.
+//! interleaved with comments. Unnamed terminals (punctuation, operators, keywords such as `void`
+//! or `throw`) are compared by kind only, and some are zero-width (an automatic `;`), so they are
+//! left out, with one exception: at cst and smart (which never skip a terminal of the pattern),
+//! in the JavaScript and TypeScript grammars, an unnamed terminal whose text is a word (a
+//! keyword) has a kind only that keyword's exact text produces (keywords are plain strings
+//! there, none aliased; the one aliased anonymous node, TypeScript's `unique symbol`, is not a
+//! word, and the pattern holds its two keywords as terminals of their own). At the signature and template levels nothing is certain, and a pattern without such
+//! terminals (`$A`, `$$$A`) requires nothing: such a pattern may match any file.
 
 use ast_grep_core::matcher::PatternNode;
 use ast_grep_core::{MatchStrictness, Pattern};
+use ast_grep_language::SupportLang;
+
+/// A keyword's shape: an ASCII letter or `_`, then letters, digits or `_`.
+fn is_word(text: &str) -> bool {
+    let mut bytes = text.bytes();
+    bytes
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
 
 /// The texts one pattern variant requires (longest first: the rarest is tried first).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -22,21 +36,28 @@ impl Literals {
     /// A text that does not occur in `source` itself (an artifact of the language's pattern
     /// preprocessing, e.g. an expando character) is left out: only the pattern's own text is
     /// trusted to be what the file must hold.
-    pub(crate) fn of(pattern: &Pattern, source: &str) -> Self {
-        fn walk(node: &PatternNode, out: &mut Vec<String>) {
+    pub(crate) fn of(pattern: &Pattern, source: &str, lang: SupportLang) -> Self {
+        fn walk(node: &PatternNode, keywords: bool, out: &mut Vec<String>) {
             match node {
-                PatternNode::Terminal {
-                    text,
-                    is_named: true,
-                    ..
-                } if !text.is_empty() => out.push(text.clone()),
+                PatternNode::Terminal { text, is_named, .. }
+                    if !text.is_empty() && (*is_named || keywords && is_word(text)) =>
+                {
+                    out.push(text.clone())
+                }
                 PatternNode::Internal { children, .. } => {
-                    children.iter().for_each(|c| walk(c, out));
+                    children.iter().for_each(|c| walk(c, keywords, out));
                 }
                 _ => {}
             }
         }
         let mut out = Vec::new();
+        let keywords = matches!(
+            lang,
+            SupportLang::JavaScript | SupportLang::TypeScript | SupportLang::Tsx
+        ) && matches!(
+            pattern.strictness,
+            MatchStrictness::Cst | MatchStrictness::Smart
+        );
         if matches!(
             pattern.strictness,
             MatchStrictness::Cst
@@ -44,7 +65,7 @@ impl Literals {
                 | MatchStrictness::Ast
                 | MatchStrictness::Relaxed
         ) {
-            walk(&pattern.node, &mut out);
+            walk(&pattern.node, keywords, &mut out);
         }
         out.retain(|t| source.contains(t.as_str()));
         out.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
@@ -125,10 +146,22 @@ mod tests {
         assert_eq!(texts("foo($A);", Strictness::Cst), ["foo"], "no `;`, `(`");
         assert_eq!(
             texts("throw new Error($$$A)", Strictness::Smart),
-            ["Error"],
-            "`throw` and `new` are unnamed: compared by kind only"
+            ["Error", "new", "throw"],
+            "keywords of JavaScript/TypeScript at smart"
         );
-        assert_eq!(texts("void 0", Strictness::Relaxed), ["0"]);
+        assert_eq!(texts("void 0", Strictness::Smart), ["0", "void"]);
+        assert_eq!(texts("void 0", Strictness::Cst), ["0", "void"]);
+        assert_eq!(
+            texts("void 0", Strictness::Relaxed),
+            ["0"],
+            "relaxed and ast may skip an unnamed terminal of the pattern"
+        );
+        assert_eq!(texts("void 0", Strictness::Ast), ["0"]);
+        assert_eq!(
+            texts("let x: unique symbol", Strictness::Smart),
+            ["let", "symbol", "unique", "x"],
+            "the aliased `unique symbol` is a node of two keywords"
+        );
         assert!(texts("console.log($$$A)", Strictness::Signature).is_empty());
         assert!(texts("console.log($$$A)", Strictness::Template).is_empty());
         assert!(texts("$A", Strictness::Smart).is_empty());
@@ -153,7 +186,20 @@ mod tests {
             ),
             (
                 "void 0",
-                &["void  0", "void/**/0", "f(void\n0)", "x = void 0 /* c */;"],
+                &[
+                    "void  0",
+                    "void/**/0",
+                    "f(void\n0)",
+                    "x = void 0 /* c */;",
+                    "x = (void 0)",
+                ],
+            ),
+            (
+                "typeof $A === 'undefined'",
+                &[
+                    "typeof  x\n  === 'undefined'",
+                    "if (typeof /* c */ x === 'undefined') {}",
+                ],
             ),
             (
                 "throw new Error($$$A)",
@@ -164,12 +210,21 @@ mod tests {
                 ],
             ),
             ("$A == null", &["a==null", "a\n  ==\n  null"]),
+            (
+                "let x: unique symbol",
+                &["let x: unique  symbol", "let x:unique\n/* c */symbol"],
+            ),
             ("$A", &["y", "1 + 2"]),
         ];
         for &(pat, sources) in cases {
             for src in sources {
                 let mut matched = false;
-                for strictness in [Strictness::Smart, Strictness::Ast, Strictness::Relaxed] {
+                for strictness in [
+                    Strictness::Cst,
+                    Strictness::Smart,
+                    Strictness::Ast,
+                    Strictness::Relaxed,
+                ] {
                     let c = rule(pat, strictness);
                     let want = unfiltered(&c, src.trim_start_matches('\u{feff}'));
                     matched |= want > 0;
