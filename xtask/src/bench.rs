@@ -5,7 +5,9 @@
 //! the same drift) and prints medians and ratios. A baseline that cannot be installed makes its
 //! row say so. `--reps N` (default 5), `--large-mb N` (default 100), `--no-ast` (skip the
 //! ast-edit rows), `--ast-files N` (files per ast-edit rewrite, evenly spread over the pinned
-//! corpus; default 2,000, to keep the copies small), `--guard` (the edit guard's cost instead, see `bench_rows::guard_cost`).
+//! corpus; default 2,000, to keep the copies small), `--only-ast` (only the ast-edit rows, `--reps`
+//! runs each instead of at most 3), `--guard` (the edit guard's cost instead, see
+//! `bench_rows::guard_cost`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -28,6 +30,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
         return result;
     }
     let mut table = Table::default();
+    if args.iter().any(|a| a == "--only-ast") {
+        let files = flag(args, "--ast-files").unwrap_or(2_000);
+        let result = rows::ast_edit(&work, reps, files, &mut table);
+        let _ = std::fs::remove_dir_all(&work);
+        table.print(reps);
+        return result;
+    }
     let result = (|| {
         rows::read_large(&bin, &work, large_mb, reps, &mut table)?;
         rows::read_small(&bin, &work, reps.max(30), &mut table)?;

@@ -11,7 +11,7 @@
 //!   random moments during multi-file and hard-linked edits, then recovered) with N runs per
 //!   scenario (default 2000) within S seconds each (default 600); prints the counts.
 //! * `tidy`: check that no crate depends on a crate of a higher layer.
-//! * `bench [--reps N] [--large-mb N] [--no-ast] [--ast-files N]`: issue 14's table (`bench.rs`): `read` of a
+//! * `bench [--reps N] [--large-mb N] [--no-ast | --only-ast] [--ast-files N]`: issue 14's table (`bench.rs`): `read` of a
 //!   100 MB file and of a 10-line file against `cat`, a 1,000-hunk read + edit against the Bun
 //!   peer, ast-edit + apply against `ast-grep --update-all`, peak memory of a 100 MB edit;
 //!   baselines installed into `~/.cache/hashline-bench`; `bench --guard`: the edit guard's cost
@@ -73,7 +73,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(&args[1..]),
         Some("ast-diff") => ast_diff::run(&args[1..]),
         _ => Err(
-            "usage: cargo xtask <golden [--bless] | conformance | mistakes | stress [--runs N] [--seconds S] | tidy | bench [--reps N] [--large-mb N] [--no-ast] [--ast-files N] [--guard] [--ast] [--scale [--reps N] [--max-mb N] [--only TEXT] [--max-depth N] [--debug]] | ast-diff [--bench] [--reps N] [--only TEXT]>"
+            "usage: cargo xtask <golden [--bless] | conformance | mistakes | stress [--runs N] [--seconds S] | tidy | bench [--reps N] [--large-mb N] [--no-ast | --only-ast] [--ast-files N] [--guard] [--ast] [--scale [--reps N] [--max-mb N] [--only TEXT] [--max-depth N] [--debug]] | ast-diff [--bench] [--reps N] [--only TEXT]>"
                 .to_string(),
         ),
     };

@@ -17,6 +17,7 @@ use ast_grep_language::{Language, SupportLang};
 
 use crate::error::AstError;
 use crate::lang::LangSpec;
+use crate::literal::Literals;
 use crate::request::{Rule, Strictness};
 
 /// A rule compiled for one language.
@@ -25,6 +26,8 @@ pub(crate) struct CompiledRule {
     pub rule: usize,
     /// The pattern as written and/or its statement-context variant (at least one).
     pub patterns: Vec<Pattern>,
+    /// Per pattern variant, the texts each of its matches must contain ([`Literals`]).
+    pub literals: Vec<Literals>,
     /// The rewrite template.
     pub fix: TemplateFix,
 }
@@ -84,9 +87,14 @@ pub(crate) fn compile_rule(
             vars: vars.join(", "),
         });
     }
+    let literals = patterns
+        .iter()
+        .map(|p| Literals::of(p, &rule.pattern, spec.lang))
+        .collect();
     Ok(Compiled::Ok(CompiledRule {
         rule: index,
         patterns,
+        literals,
         fix,
     }))
 }

@@ -33,6 +33,7 @@ pub mod error;
 mod files;
 mod gaps;
 pub mod lang;
+mod literal;
 pub mod preview;
 pub mod request;
 mod rewrite;

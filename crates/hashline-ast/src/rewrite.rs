@@ -7,9 +7,8 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use ast_grep_core::matcher::PatternNode;
 use ast_grep_core::tree_sitter::StrDoc;
-use ast_grep_core::{AstGrep, MatchStrictness, Pattern};
+use ast_grep_core::AstGrep;
 use ast_grep_language::SupportLang;
 
 use crate::compile::CompiledRule;
@@ -102,6 +101,19 @@ pub(crate) fn rewrite_file(
         Some(rest) => (BOM.len(), rest),
         None => (0, text),
     };
+    // The literal prefilter (`literal.rs`): a file that lacks a text every match of every rule
+    // must contain is not parsed (nor listed when it would not parse): nothing in it can match.
+    if !rules
+        .iter()
+        .any(|c| c.literals.iter().any(|l| l.may_match(src)))
+    {
+        return Ok(FileOutcome::Rewrite {
+            original,
+            edits: Vec::new(),
+            nested: Vec::new(),
+            gap: None,
+        });
+    }
     let crlf = text
         .find('\n')
         .is_some_and(|i| i > 0 && text.as_bytes()[i - 1] == b'\r');
@@ -136,7 +148,8 @@ pub(crate) fn rewrite_file(
         // rendering every nested `[$$$A]` of a 200 KB file took 9.8 GB).
         let mut seen_ranges: HashSet<(usize, usize)> = HashSet::new();
         let mut found = Vec::new();
-        for pattern in compiled.patterns.iter().filter(|p| may_match(p, src)) {
+        let variants = compiled.patterns.iter().zip(&compiled.literals);
+        for (pattern, _) in variants.filter(|(_, lit)| lit.may_match(src)) {
             for m in root.find_all(pattern) {
                 let r = m.range();
                 if !seen_ranges.insert((r.start, r.end)) {
@@ -244,45 +257,6 @@ fn enclosing_outer(ranges: &[Range<usize>]) -> Vec<Option<usize>> {
         .collect()
 }
 
-/// The texts every match of `pattern` must contain verbatim: its named terminal nodes
-/// (identifiers, literals, keywords such as `null`). Only for the strictness levels that compare
-/// named terminals by text (cst, smart, ast, relaxed); empty otherwise. Unnamed terminals
-/// (punctuation, operators) are left out: the matcher compares them by kind only, and some are
-/// zero-width (an automatic `;`).
-fn required_texts(pattern: &Pattern) -> Vec<&str> {
-    fn walk<'p>(node: &'p PatternNode, out: &mut Vec<&'p str>) {
-        match node {
-            PatternNode::Terminal {
-                text,
-                is_named: true,
-                ..
-            } if !text.is_empty() => out.push(text),
-            PatternNode::Internal { children, .. } => {
-                children.iter().for_each(|c| walk(c, out));
-            }
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    if matches!(
-        pattern.strictness,
-        MatchStrictness::Cst
-            | MatchStrictness::Smart
-            | MatchStrictness::Ast
-            | MatchStrictness::Relaxed
-    ) {
-        walk(&pattern.node, &mut out);
-    }
-    out
-}
-
-/// Whether `pattern` can match anywhere in `src`: false when one of its [`required_texts`] does
-/// not occur, so the tree walk is skipped (the file is still parsed: syntax errors are listed
-/// whether or not a rule could match).
-fn may_match(pattern: &Pattern, src: &str) -> bool {
-    required_texts(pattern).iter().all(|t| src.contains(t))
-}
-
 /// `\n` not preceded by `\r` becomes `\r\n`.
 fn to_crlf(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
@@ -373,44 +347,20 @@ mod tests {
     }
 
     #[test]
-    fn required_texts_are_the_named_terminals() {
-        let texts = |pat: &str, strictness: Strictness| {
-            let c = compile_rule(0, &Rule::new(pat, "x"), ts(), strictness);
-            match c {
-                Ok(Compiled::Ok(c)) => {
-                    let mut t: Vec<String> = c
-                        .patterns
-                        .iter()
-                        .flat_map(|p| required_texts(p).into_iter().map(str::to_string))
-                        .collect();
-                    t.sort();
-                    t
-                }
-                _ => panic!("{pat} does not compile"),
-            }
-        };
-        assert_eq!(texts("$A == null", Strictness::Smart), ["null"]);
-        assert_eq!(
-            texts("console.log($$$A)", Strictness::Smart),
-            ["console", "log"]
-        );
-        assert_eq!(texts("foo($A);", Strictness::Cst), ["foo"], "no `;`, `(`");
-        assert!(texts("console.log($$$A)", Strictness::Signature).is_empty());
-        assert!(texts("$A", Strictness::Smart).is_empty());
-    }
-
-    #[test]
-    fn prefilter_keeps_every_match_and_every_parse_error() {
+    fn prefilter_keeps_every_match_and_the_parse_errors_of_candidates() {
         let src = "foo(1);\nif (a == null) foo(2);\n";
         let (out, edits, _) =
             rewritten(run(&[("foo($A);", "bar($A);"), ("$A == null", "!$A")], src).expect("ok"));
         assert_eq!(edits.len(), 3, "{out}");
         assert_eq!(out, "bar(1);\nif (!a) bar(2);\n");
-        // A rule that cannot match still leaves a broken file listed as a parse issue.
-        match run(&[("neverHere($A)", "x")], "let a = (\n").expect("ok") {
+        // A broken file that holds the pattern's texts is listed as a parse issue; one that
+        // lacks them cannot match and is not parsed (the literal prefilter, `literal.rs`).
+        match run(&[("neverHere($A)", "x")], "neverHere(a);\nlet a = (\n").expect("ok") {
             FileOutcome::Issue(i) => assert!(i.contains("error nodes"), "{i}"),
             FileOutcome::Rewrite { .. } => panic!("should be an issue"),
         }
+        let (_, edits, _) = rewritten(run(&[("neverHere($A)", "x")], "let a = (\n").expect("ok"));
+        assert!(edits.is_empty(), "not parsed: no issue");
         let (_, edits, _) = rewritten(run(&[("neverHere($A)", "x")], "foo(1);\n").expect("ok"));
         assert!(edits.is_empty());
     }

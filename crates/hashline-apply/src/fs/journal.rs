@@ -9,7 +9,9 @@
 //!   beside the target), fingerprints (XXH3-128 + length) of the old and new bytes, and the
 //!   backup file of the old bytes. Written and fsynced before any temp file is created.
 //! * `<id>/old-<n>` — the old bytes of every replaced or removed file (fsynced), so a hard-linked
-//!   file rewritten in place, or any file, can be restored after a kill.
+//!   file rewritten in place, or any file, can be restored after a kill: a second hard link to
+//!   a file with one name that a rename replaces (the rename leaves that inode to the backup),
+//!   a copy otherwise.
 //! * `<id>/COMMITTED` — created (and the directory fsynced) once every temp and backup is on
 //!   disk, right before the first rename: from here the recovery rolls forward.
 //! * `<id>/ROLLBACK` — created before an in-process rollback: the recovery restores the old

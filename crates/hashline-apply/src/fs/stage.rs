@@ -2,7 +2,8 @@
 //!
 //! Order (see [`super::journal`] for the files): take a journal; write the plan (fsynced); open
 //! every target's directory through [`super::beneath`] (creating missing ones), save the old
-//! bytes of every replaced or removed file in the journal, stage every temp file
+//! bytes of every replaced or removed file in the journal (a hard link to a file with one name
+//! that a rename replaces, else a copy: `backup_linked`), stage every temp file
 //! (`.hashline-<id>-<n>.tmp`, fsynced) — nothing visible has changed yet; check every target is
 //! still exactly what validation read (device, inode, size, mtime, ctime); mark the journal
 //! COMMITTED; then apply the operations one by one through the directory handles, each
@@ -326,17 +327,28 @@ fn stage_all(
 ) -> Result<(), FsError> {
     // Written, not yet fsynced: each with the name to blame when its fsync fails.
     let mut written: Vec<(File, String)> = Vec::new();
-    for (n, op) in ops.into_iter().enumerate() {
-        let target = op.target();
+    for (n, mut op) in ops.into_iter().enumerate() {
         let create = matches!(op, Op::Put { old: None, .. }).then_some(&mut *created_dirs);
+        let target = op.target();
         let parent = beneath::open_parent(root, &target.real, &target.display, create)?
             .ok_or_else(|| FsError::NotFound {
                 path: target.display.clone(),
             })?;
-        if let Some(old) = op.old() {
+        let linked = match &mut op {
+            Op::Put {
+                old: Some(old),
+                target,
+                ..
+            } => backup_linked(journal, n, &parent, old, &target.display)?,
+            _ => None,
+        };
+        if let Some(file) = linked {
+            written.push((file, journal.dir.display().to_string()));
+        } else if let Some(old) = op.old() {
             let file = journal.backup_unsynced(n, &old.bytes)?;
             written.push((file, journal.dir.display().to_string()));
         }
+        let target = op.target();
         let temp = match &op {
             Op::Remove { .. } => None,
             Op::Put { bytes, attrs, .. } => {
@@ -365,6 +377,59 @@ fn stage_all(
         rustix::fs::fsync(&s.parent.dir.fd).map_err(Into::into)
     })
     .map_err(|(i, e)| FsError::io(&dirs[i].op.target().display, e))
+}
+
+/// Op `n`'s backup as a hard link to the file a rename will replace (its only name): no copy of its bytes and
+/// no new inode (a file system that allocates inodes slowly after many deletions makes each new
+/// file costly). The rename leaves the old inode to the backup alone, so the backup keeps the
+/// old bytes exactly as a copy would; it is fsynced with the temp files before the commit
+/// point, like a copy. A link changes the file's ctime, so `old.stamp` takes the linked file's
+/// new one, after checking that it is still the version read (device, inode, size, mtime;
+/// otherwise the link goes and the commit is refused as changed). `None` when no link can be
+/// made (the journal on another file system, links refused): the caller copies the bytes.
+fn backup_linked(
+    journal: &Journal,
+    n: usize,
+    parent: &Parent,
+    old: &mut Existing,
+    display: &str,
+) -> Result<Option<File>, FsError> {
+    if old.links != 1 {
+        // Another name of the inode would still see (and could change) the backup.
+        return Ok(None);
+    }
+    let path = journal.dir.join(format!("old-{n}"));
+    let linked = rustix::fs::linkat(
+        &parent.dir.fd,
+        parent.name.as_os_str(),
+        rustix::fs::CWD,
+        &path,
+        AtFlags::empty(),
+    );
+    if linked.is_err() {
+        return Ok(None);
+    }
+    let opened = File::open(&path).and_then(|f| f.metadata().map(|m| (f, m)));
+    let (file, meta) = match opened {
+        Ok(found) => found,
+        Err(e) => {
+            let _ = std::fs::remove_file(&path);
+            return Err(FsError::io(journal.dir.display(), e));
+        }
+    };
+    let now = Stamp::of(&meta);
+    let same = Stamp {
+        ctime: old.stamp.ctime,
+        ..now
+    } == old.stamp;
+    if !same || !meta.is_file() {
+        let _ = std::fs::remove_file(&path);
+        return Err(FsError::Changed {
+            path: display.to_owned(),
+        });
+    }
+    old.stamp = now;
+    Ok(Some(file))
 }
 
 /// One staged operation per distinct directory (by its path as resolved).

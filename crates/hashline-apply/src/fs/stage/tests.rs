@@ -203,3 +203,55 @@ fn a_file_changed_after_validation_is_refused_as_stale() {
     );
     assert!(leftovers(root).is_empty(), "{:?}", leftovers(root));
 }
+
+#[test]
+fn a_file_with_one_name_is_backed_up_as_a_link_and_others_as_copies() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::write(root.join("a.txt"), "a1\n").expect("write");
+    std::fs::write(root.join("b.txt"), "b1\n").expect("write");
+    std::fs::hard_link(root.join("b.txt"), root.join("b2.txt")).expect("link");
+    let journal = Journal::begin(&root.join(".journal")).expect("journal");
+    let parent = |rel: &str| {
+        beneath::open_parent(root, &root.join(rel), rel, None)
+            .expect("parent")
+            .expect("exists")
+    };
+    let mut a = existing(root, "a.txt");
+    let before = a.stamp;
+    let file = backup_linked(&journal, 0, &parent("a.txt"), &mut a, "a.txt")
+        .expect("no error")
+        .expect("linked");
+    let (backup, target) = (
+        file.metadata().expect("backup"),
+        std::fs::metadata(root.join("a.txt")).expect("a"),
+    );
+    assert_eq!((backup.ino(), backup.nlink()), (target.ino(), 2));
+    assert_eq!(
+        a.stamp,
+        Stamp::of(&target),
+        "the link's ctime is the version now"
+    );
+    assert_eq!((a.stamp.ino, a.stamp.mtime), (before.ino, before.mtime));
+    // Replaced by a rename, the old inode (its bytes) lives on as the backup alone.
+    std::fs::write(root.join("new.tmp"), "a2\n").expect("write");
+    std::fs::rename(root.join("new.tmp"), root.join("a.txt")).expect("rename");
+    assert_eq!(
+        std::fs::read(journal.dir.join("old-0")).expect("backup"),
+        b"a1\n"
+    );
+    // A file with two names is copied (a link would share the inode with the other name).
+    let mut b = existing(root, "b.txt");
+    let linked = backup_linked(&journal, 1, &parent("b.txt"), &mut b, "b.txt").expect("ok");
+    assert!(linked.is_none());
+    assert!(!journal.dir.join("old-1").exists());
+    // A file written since it was read is refused, and no link is left.
+    std::fs::write(root.join("c.txt"), "c1\n").expect("write");
+    let mut c = existing(root, "c.txt");
+    std::fs::write(root.join("c.txt"), "c1 and more\n").expect("write");
+    let err = backup_linked(&journal, 2, &parent("c.txt"), &mut c, "c.txt").expect_err("changed");
+    assert_eq!(err.code().as_str(), "E_STALE_ANCHOR");
+    assert!(!journal.dir.join("old-2").exists());
+    journal.finish();
+}
