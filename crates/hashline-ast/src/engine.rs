@@ -328,7 +328,8 @@ fn syntax_guard(job: &Job<'_>, outcome: FileOutcome) -> Result<FileOutcome, AstE
     }
     let rewritten = splice(original, staged_pairs(edits));
     let (before, after) = (lf_text(original), lf_text(&rewritten));
-    match syntax::introduced_in(job.spec.lang, &before, &after) {
+    let changes = crate::stretches::line_changes(original, edits);
+    match syntax::introduced_at_in(job.spec.lang, &before, &after, &changes) {
         None => Ok(outcome),
         Some(issue) => Err(AstError::SyntaxIntroduced {
             path: job.candidate.display.clone(),

@@ -37,6 +37,7 @@ mod literal;
 pub mod preview;
 pub mod request;
 mod rewrite;
+mod stretches;
 pub mod syntax;
 mod tree;
 
