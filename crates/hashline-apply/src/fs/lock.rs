@@ -1,10 +1,16 @@
-//! [`LockGuard`]: exclusive inter-process locks, one lock file per target.
+//! [`LockGuard`]: exclusive inter-process locks on targets, through a fixed set of lock files.
 //!
 //! The lock is taken on a separate lock file, never on the target: a commit renames a new file
 //! over the target, so a lock on the target's inode would not exclude a process that opens the
-//! new one. The lock file's name is `hashline-<xxh3-64 of the canonical path>.lock`, in the
-//! workspace's lock directory or the system temp directory. Lock files are left in place
-//! (removing one while another process waits on it would let two processes hold "the" lock).
+//! new one. A target's lock file is one of [`LOCK_SLOTS`] slots, `hashline-slot-<xx>.lock`
+//! (the XXH3-64 of its canonical path modulo the slot count), in the workspace's lock directory
+//! or the system temp directory: a rewrite of a thousand files creates at most that many lock
+//! files, once, instead of one new inode per file (on a file system that allocates inodes
+//! slowly that was most of a big `resolve apply`). Two targets sharing a slot only take turns;
+//! every call locks its slots in sorted order, each once, so none waits for itself or for a
+//! call that waits for it, and no call takes a second lock while it holds one. Lock files are
+//! left in place (removing one while another process waits on it would let two processes hold
+//! "the" lock).
 //! Locks are `flock`-style (per open file description): two handles in one process exclude
 //! each other just like two processes do.
 //!
@@ -41,10 +47,13 @@ impl LockGuard {
     }
 }
 
-/// The lock file of the target whose canonical path is `key`.
+/// How many lock files the targets share (see the module docs).
+pub const LOCK_SLOTS: u64 = 256;
+
+/// The lock file of the target whose canonical path is `key`: its slot.
 pub(crate) fn lock_path(dir: &Path, key: &str) -> PathBuf {
-    let hash = xxhash_rust::xxh3::xxh3_64(key.as_bytes());
-    dir.join(format!("hashline-{hash:016x}.lock"))
+    let slot = xxhash_rust::xxh3::xxh3_64(key.as_bytes()) % LOCK_SLOTS;
+    dir.join(format!("hashline-slot-{slot:02x}.lock"))
 }
 
 /// Locks every target's lock file, in sorted order, each once.
@@ -54,8 +63,8 @@ pub(crate) fn lock_all(dir: Option<&Path>, targets: &[&Target]) -> Result<LockGu
         return Ok(LockGuard { files: Vec::new() });
     }
     std::fs::create_dir_all(&dir).map_err(|e| FsError::io(dir.display(), e))?;
-    // Sorting and deduplicating the lock *files* (not the targets) also covers two targets
-    // whose names hash alike: a second lock on the same file would wait for ourselves.
+    // Sorting and deduplicating the lock *files* (not the targets) covers two targets sharing
+    // a slot: a second lock on the same file would wait for ourselves.
     let mut paths: Vec<PathBuf> = targets.iter().map(|t| lock_path(&dir, &t.key)).collect();
     paths.extend(targets.iter().filter_map(|t| inode_lock_path(&dir, t)));
     paths.sort();

@@ -33,7 +33,7 @@ mod workspace;
 
 pub use beneath::{max_file_bytes, DEFAULT_MAX_FILE_BYTES, MAX_FILE_BYTES_ENV};
 pub use error::FsError;
-pub use lock::{lock_timeout, LockGuard, DEFAULT_LOCK_TIMEOUT, LOCK_TIMEOUT_ENV};
+pub use lock::{lock_timeout, LockGuard, DEFAULT_LOCK_TIMEOUT, LOCK_SLOTS, LOCK_TIMEOUT_ENV};
 pub use recover::Recovery;
 pub use transaction::Transaction;
 pub use undo::{UndoEntry, Undone, UndoneFile};
