@@ -167,6 +167,7 @@ fn plan(
                 edits,
                 nested,
                 gap,
+                ..
             } => (original, edits, nested, gap),
         };
         if !edits.is_empty() && preview.files.len() >= max_files {
@@ -301,6 +302,7 @@ fn process(
             edits: Vec::new(),
             nested: Vec::new(),
             gap: None,
+            tree: None,
         });
     }
     let lang = job.spec.lang;
@@ -318,7 +320,10 @@ fn process(
 /// without errors, or it would be an issue instead of a rewrite).
 fn syntax_guard(job: &Job<'_>, outcome: FileOutcome) -> Result<FileOutcome, AstError> {
     let FileOutcome::Rewrite {
-        original, edits, ..
+        original,
+        edits,
+        tree,
+        ..
     } = &outcome
     else {
         return Ok(outcome);
@@ -327,6 +332,12 @@ fn syntax_guard(job: &Job<'_>, outcome: FileOutcome) -> Result<FileOutcome, AstE
         return Ok(outcome);
     }
     let rewritten = splice(original, staged_pairs(edits));
+    if let Some(tree) = tree {
+        // The search's tree, edited and reparsed: no error in it, none added.
+        if reparsed_clean(job.spec.lang, tree, original, &rewritten, edits) == Some(true) {
+            return Ok(outcome);
+        }
+    }
     let (before, after) = (lf_text(original), lf_text(&rewritten));
     let changes = crate::stretches::line_changes(original, edits);
     match syntax::introduced_at_in(job.spec.lang, &before, &after, &changes) {
@@ -339,6 +350,34 @@ fn syntax_guard(job: &Job<'_>, outcome: FileOutcome) -> Result<FileOutcome, AstE
             what: issue.what,
         }),
     }
+}
+
+/// [`syntax::clean_after_edits`] of a rewrite whose search parsed the BOM-free `original` as
+/// `tree`.
+fn reparsed_clean(
+    lang: ast_grep_language::SupportLang,
+    tree: &tree_sitter::Tree,
+    original: &[u8],
+    rewritten: &[u8],
+    edits: &[Staged],
+) -> Option<bool> {
+    let bom = if original.starts_with(b"\xef\xbb\xbf") {
+        3
+    } else {
+        0
+    };
+    let before = std::str::from_utf8(original.get(bom..)?).ok()?;
+    let after = std::str::from_utf8(rewritten.get(bom..)?).ok()?;
+    let pairs: Vec<(std::ops::Range<usize>, &str)> = edits
+        .iter()
+        .map(|e| {
+            Some((
+                e.range.start.checked_sub(bom)?..e.range.end.checked_sub(bom)?,
+                e.after.as_str(),
+            ))
+        })
+        .collect::<Option<_>>()?;
+    syntax::clean_after_edits(lang, tree, before, after, &pairs)
 }
 
 /// A file's bytes as text the way the hashline tag sees it: lossy UTF-8, no BOM, LF endings.

@@ -40,12 +40,15 @@ pub(crate) enum FileOutcome {
     /// The file cannot be rewritten: the issue to list.
     Issue(String),
     /// The staged edits (sorted, non-overlapping; possibly none), the skipped nested matches,
-    /// and, for a file searched around known grammar gaps ([`gaps`]), where they are.
+    /// for a file searched around known grammar gaps ([`gaps`]) where they are, and the parse of
+    /// the original (BOM-free) text when it has no gap and no carriage return, for the syntax
+    /// guard's incremental reparse.
     Rewrite {
         original: Vec<u8>,
         edits: Vec<Staged>,
         nested: Vec<Nested>,
         gap: Option<GapNote>,
+        tree: Option<tree_sitter::Tree>,
     },
 }
 
@@ -112,6 +115,7 @@ pub(crate) fn rewrite_file(
             edits: Vec::new(),
             nested: Vec::new(),
             gap: None,
+            tree: None,
         });
     }
     let crlf = text
@@ -229,11 +233,13 @@ pub(crate) fn rewrite_file(
             set_aside,
         }
     });
+    let tree = (gap.is_none() && !text.contains('\r')).then(|| root.get_doc().tree.clone());
     Ok(FileOutcome::Rewrite {
         original,
         edits: unique,
         nested,
         gap,
+        tree,
     })
 }
 

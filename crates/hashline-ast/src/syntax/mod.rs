@@ -34,7 +34,7 @@
 //! the grammar already fails to parse around the edit is not judged there (step 2).
 //!
 //! Files: this one holds the public face; `check` the parses and steps 2–4, `span` the changed
-//! span and byte-range helpers, `window` the big-file window, `hunks` the many-hunk windows, `errors` the error nodes found in a
+//! span and byte-range helpers, `window` the big-file window, `hunks` the many-hunk windows, `incremental` a structural rewrite's reparse from the search's tree, `errors` the error nodes found in a
 //! tree, `python` Python's layout rules, `message` the wording and [`excerpt`].
 
 mod check;
@@ -42,6 +42,7 @@ mod errors;
 mod hunks;
 #[cfg(test)]
 mod hunks_tests;
+mod incremental;
 mod message;
 mod python;
 mod span;
@@ -58,6 +59,7 @@ use hashline_core::{LineChange, SyntaxCheck, SyntaxIssue};
 use crate::lang;
 use check::{Check, GaveUp};
 
+pub use incremental::clean_after_edits;
 pub use message::excerpt;
 
 /// Texts longer than this (either side, in bytes) are not checked: 4 MiB, about 100,000 lines of
