@@ -14,6 +14,9 @@
 //! so does a file (outside refused ones) where ast-grep lists a different number of matches than
 //! hashline's replacements plus skipped nested matches (ast-grep lists nested matches and then
 //! lets the outer one win on `--update-all`; hashline reports the inner ones as skipped).
+//! A preview hashline refuses because the rewrite would add a syntax error to a file
+//! (`E_SYNTAX_INTRODUCED`; ast-grep writes that file broken) is reported with the refusal's
+//! first line and compared again with `--allow-syntax-errors`, where every byte must agree.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -156,8 +159,20 @@ fn diff_case(tools: &Tools, n: usize, case: &Case, show: usize) -> Result<CaseRe
     let applied = output(&mut tools.sg_apply(case, &sg_dir))?;
     let sg_stderr = String::from_utf8_lossy(&applied.stderr).trim().to_string();
 
-    // hashline: preview (JSON), then apply the queued preview.
-    let preview = output(tools.hl_preview(case, &hl_dir, &state).arg("--json"))?;
+    // hashline: preview (JSON), then apply the queued preview. A preview refused because the
+    // rewrite would break a file's syntax is run again with `--allow-syntax-errors`: when the
+    // bytes then agree everywhere, the refusal was the only difference (ast-grep wrote the
+    // broken file), and it is reported, not counted as a problem.
+    let mut preview = output(tools.hl_preview(case, &hl_dir, &state).arg("--json"))?;
+    let mut syntax_refusal = None;
+    if let Some(text) = refused_for_syntax(&preview.stdout) {
+        syntax_refusal = Some(text);
+        preview = output(
+            tools
+                .hl_preview(case, &hl_dir, &state)
+                .args(["--json", "--allow-syntax-errors"]),
+        )?;
+    }
     let mut problem = None;
     let summary = match preview.status.code() {
         Some(0) => summary(&preview.stdout)?,
@@ -272,6 +287,12 @@ fn diff_case(tools: &Tools, n: usize, case: &Case, show: usize) -> Result<CaseRe
             sg_stderr.lines().take(3).collect::<Vec<_>>().join(" | ")
         );
     }
+    if let Some(refusal) = &syntax_refusal {
+        println!(
+            "    hashline refused this rewrite: {refusal}\n    (the comparison above ran with \
+             --allow-syntax-errors: ast-grep writes that broken file)"
+        );
+    }
     if let Some(p) = &problem {
         println!("    PROBLEM: {p}");
     }
@@ -281,6 +302,15 @@ fn diff_case(tools: &Tools, n: usize, case: &Case, show: usize) -> Result<CaseRe
         count_diffs: count_diffs.len(),
         problem,
     })
+}
+
+/// The first line of a `--json` preview refusal with `E_SYNTAX_INTRODUCED` (the rewrite would
+/// break a file's syntax), if that is what `stdout` holds.
+fn refused_for_syntax(stdout: &[u8]) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_slice(stdout).ok()?;
+    (v.get("code")?.as_str()? == "E_SYNTAX_INTRODUCED")
+        .then(|| v.get("text")?.as_str()?.lines().next().map(str::to_string))
+        .flatten()
 }
 
 /// Matches per file of `ast-grep run --json=stream` output (one JSON object per line).
