@@ -142,6 +142,23 @@ struct Stretch {
     region: Range<usize>,
 }
 
+/// Widen `w`'s end to the next line that starts an item (or the text's end); `None` past
+/// [`SEARCH_LINES`].
+fn widen_end(lines: &Lines<'_>, w: &mut Stretch) -> Option<()> {
+    let mut n = 0;
+    while w.end_row < lines.pieces && !lines.starts_item(w.end, w.end_row) {
+        n += 1;
+        (w.end, w.end_row) = match lines.next(w.end) {
+            Some(next) => (next, w.end_row + 1),
+            None => (lines.b.len(), lines.pieces),
+        };
+        if n > SEARCH_LINES {
+            return None;
+        }
+    }
+    Some(())
+}
+
 /// The windows of `after` to parse for `changes`, merged where they meet; `None` when the
 /// changes do not check out, a window finds no item start within [`SEARCH_LINES`], or the
 /// windows together hold more than half the text (a whole parse is as cheap then).
@@ -149,6 +166,9 @@ pub(super) fn windows(before: &str, after: &str, changes: &[LineChange]) -> Opti
     let lines = Lines::new(after);
     let len = after.len();
     let mut out: Vec<Stretch> = Vec::new();
+    // The window being built; its end is widened to an item start only once no later stretch
+    // begins inside it, so every line is walked at most once each way (packed hunks stay linear).
+    let mut open: Option<Stretch> = None;
     for mut s in regions(before, &lines, changes)? {
         // A deletion leaves no line: look at the line above it and at the one below.
         if s.row == s.end_row {
@@ -161,35 +181,30 @@ pub(super) fn windows(before: &str, after: &str, changes: &[LineChange]) -> Opti
             }
             s.region = s.at..s.end;
         }
-        let merged = out.last().is_some_and(|w| s.row < w.end_row);
-        if !merged {
-            let mut n = 0;
-            while !lines.starts_item(s.at, s.row) {
-                n += 1;
-                (s.at, s.row) = (lines.prev(s.at)?, s.row - 1);
-                if n > SEARCH_LINES {
-                    return None;
-                }
+        if let Some(w) = &mut open {
+            if s.row > w.end_row {
+                widen_end(&lines, w)?;
             }
+            if s.row <= w.end_row {
+                (w.end, w.end_row) = (s.end.max(w.end), s.end_row.max(w.end_row));
+                w.region.end = s.region.end;
+                continue;
+            }
+            out.extend(open.take());
         }
         let mut n = 0;
-        while s.end_row < lines.pieces && !lines.starts_item(s.end, s.end_row) {
+        while !lines.starts_item(s.at, s.row) {
             n += 1;
-            (s.end, s.end_row) = match lines.next(s.end) {
-                Some(next) => (next, s.end_row + 1),
-                None => (len, lines.pieces),
-            };
+            (s.at, s.row) = (lines.prev(s.at)?, s.row - 1);
             if n > SEARCH_LINES {
                 return None;
             }
         }
-        match out.last_mut() {
-            Some(w) if merged => {
-                (w.end, w.end_row) = (s.end.max(w.end), s.end_row.max(w.end_row));
-                w.region.end = s.region.end;
-            }
-            _ => out.push(s),
-        }
+        open = Some(s);
+    }
+    if let Some(mut w) = open {
+        widen_end(&lines, &mut w)?;
+        out.push(w);
     }
     let total: usize = out.iter().map(|w| w.end - w.at).sum();
     if total > len / 2 {
