@@ -70,12 +70,15 @@ pub struct TextFile {
 }
 
 /// The lines of a file's bytes: per line one word, the end of its content (without terminator)
-/// shifted left by two bits, and its terminator in the low two bits (8 bytes a line).
-#[derive(Debug, Clone, Default)]
-struct LineTable {
-    /// Where the first line starts (after a BOM).
-    start: usize,
-    ends: Vec<u64>,
+/// shifted left by two bits, and its terminator in the low two bits (8 bytes a line). A plain
+/// file (see [`TextFile::is_plain`]) keeps no words, only its line count: its lines are found
+/// in its text.
+#[derive(Debug, Clone)]
+enum LineTable {
+    /// A plain file's line count.
+    Plain(usize),
+    /// Where the first line starts (after a BOM), and the word of every line.
+    Words { start: usize, ends: Vec<u64> },
 }
 
 impl LineTable {
@@ -86,17 +89,34 @@ impl LineTable {
             Some(Eol::CrLf) => 2,
             Some(Eol::Cr) => 3,
         };
-        // A file is far below 2^62 bytes (memory holds it).
-        self.ends.push(((end as u64) << 2) | code);
+        if let LineTable::Words { ends, .. } = self {
+            // A file is far below 2^62 bytes (memory holds it).
+            ends.push(((end as u64) << 2) | code);
+        }
     }
 
     fn len(&self) -> usize {
-        self.ends.len()
+        match self {
+            LineTable::Plain(count) => *count,
+            LineTable::Words { ends, .. } => ends.len(),
+        }
+    }
+
+    /// Where the first line starts.
+    fn start(&self) -> usize {
+        match self {
+            LineTable::Plain(_) => 0,
+            LineTable::Words { start, .. } => *start,
+        }
     }
 
     /// The terminator of line `i` (`None` for the last line and past the end).
     fn eol(&self, i: usize) -> Option<Eol> {
-        match self.ends.get(i).map(|w| w & 3) {
+        let ends = match self {
+            LineTable::Plain(count) => return (i + 1 < *count).then_some(Eol::Lf),
+            LineTable::Words { ends, .. } => ends,
+        };
+        match ends.get(i).map(|w| w & 3) {
             Some(1) => Some(Eol::Lf),
             Some(2) => Some(Eol::CrLf),
             Some(3) => Some(Eol::Cr),
@@ -104,12 +124,16 @@ impl LineTable {
         }
     }
 
-    /// The byte range of line `i`'s content (`i` < `len()`).
+    /// The byte range of line `i`'s content (`i` < `len()`; a plain file's lines are found in
+    /// its text instead: [`line_start`]).
     fn range(&self, i: usize) -> Range<usize> {
-        let end = (self.ends[i] >> 2) as usize;
+        let LineTable::Words { start, ends } = self else {
+            return 0..0;
+        };
+        let end = (ends[i] >> 2) as usize;
         let start = match i.checked_sub(1) {
-            None => self.start,
-            Some(p) => (self.ends[p] >> 2) as usize + self.eol(p).map_or(0, |e| e.as_bytes().len()),
+            None => *start,
+            Some(p) => (ends[p] >> 2) as usize + self.eol(p).map_or(0, |e| e.as_bytes().len()),
         };
         start..end
     }
@@ -120,6 +144,19 @@ impl LineTable {
 }
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Where line `i` of `text` starts, walking forward from `at` (a line start and its index;
+/// from the top when `i` is behind it); `None` past the last line.
+fn line_start(text: &[u8], at: &mut (usize, usize), i: usize) -> Option<usize> {
+    if i < at.1 {
+        *at = (0, 0);
+    }
+    if i > at.1 {
+        let nl = memchr::memchr_iter(b'\n', &text[at.0..]).nth(i - at.1 - 1)?;
+        *at = (at.0 + nl + 1, i);
+    }
+    Some(at.0)
+}
 
 /// The lines of `bytes` joined with `\n`, each line's text given by `line` (line index, byte
 /// range); a line it gives no text for is left empty (never the case for its callers).
@@ -152,13 +189,32 @@ impl TextFile {
     fn decode_with(bytes: Vec<u8>, charset: Option<Charset>) -> TextFile {
         let bom = charset.is_none() && bytes.starts_with(BOM);
         let body_start = if bom { BOM.len() } else { 0 };
+        // Valid UTF-8 with `\n` endings only and no BOM (the common case): the text is the
+        // bytes, held once, and only the lines are counted.
+        let bytes = if charset.is_none() && !bom && memchr::memchr(b'\r', &bytes).is_none() {
+            match String::from_utf8(bytes) {
+                Ok(text) => {
+                    let count = memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1;
+                    return TextFile {
+                        bytes: None,
+                        bom,
+                        lossy: Vec::new(),
+                        lines: LineTable::Plain(count),
+                        text,
+                        charset,
+                    };
+                }
+                Err(e) => e.into_bytes(),
+            }
+        } else {
+            bytes
+        };
         let n = bytes.len();
         // One scan for both terminators over the whole buffer.
-        let mut lines = LineTable {
+        let mut lines = LineTable::Words {
             start: body_start,
             ends: Vec::new(),
         };
-        let mut lf_only = true;
         let mut skip_lf = false;
         for at in memchr::memchr2_iter(b'\n', b'\r', &bytes[body_start..]) {
             let at = at + body_start;
@@ -175,27 +231,11 @@ impl TextFile {
             } else {
                 Eol::Cr
             };
-            lf_only &= eol == Eol::Lf;
             lines.push(at, Some(eol));
         }
         lines.push(n, None);
-        lines.ends.shrink_to_fit();
-        // Valid UTF-8 with `\n` endings only and no BOM (the common case): the text is the
-        // bytes, held once.
-        if charset.is_none() && !bom && lf_only {
-            match String::from_utf8(bytes) {
-                Ok(text) => {
-                    return TextFile {
-                        bytes: None,
-                        bom,
-                        lossy: Vec::new(),
-                        lines,
-                        text,
-                        charset,
-                    }
-                }
-                Err(e) => return TextFile::decode_bytes(e.into_bytes(), lines, bom, charset),
-            }
+        if let LineTable::Words { ends, .. } = &mut lines {
+            ends.shrink_to_fit();
         }
         TextFile::decode_bytes(bytes, lines, bom, charset)
     }
@@ -207,7 +247,7 @@ impl TextFile {
         bom: bool,
         charset: Option<Charset>,
     ) -> TextFile {
-        let body_start = lines.start;
+        let body_start = lines.start();
         let body = &bytes[body_start..];
         let mut lossy = Vec::new();
         // A legacy code page: every line decoded in it (the body is not UTF-8 to check).
@@ -353,6 +393,10 @@ impl TextFile {
     /// so that `\r` is written as `\r\n` (possible only in files that mix lone-CR endings with
     /// others, once an edit makes two such lines neighbours).
     pub fn encode(&self, out: &[OutLine]) -> Vec<u8> {
+        // A plain file's bytes are its text: every line ends in `\n`, nothing to restore.
+        if self.bytes.is_none() {
+            return self.render_text(out).into_bytes();
+        }
         let default = self.default_eol();
         let mut buf = Vec::with_capacity(self.bytes().len() + 64);
         if self.bom {
@@ -405,8 +449,7 @@ impl TextFile {
     /// The LF-normalized text of `out` (what [`TextFile::encode`] would write, before endings).
     pub fn render_text(&self, out: &[OutLine]) -> String {
         let mut s = String::with_capacity(self.text.len() + 64);
-        // Kept lines come in increasing order from a splice: one forward walk finds them (a
-        // plain file's lines are ranges of the text itself).
+        // Kept lines come in increasing order from a splice: one forward walk finds them.
         let mut rest = self.text.split('\n');
         let mut next = 0usize;
         let mut all: Option<Vec<&str>> = None;
@@ -415,11 +458,6 @@ impl TextFile {
                 s.push('\n');
             }
             match line {
-                OutLine::Kept(i) if self.bytes.is_none() => {
-                    if *i < self.lines.len() {
-                        s.push_str(self.text.get(self.lines.range(*i)).unwrap_or(""));
-                    }
-                }
                 OutLine::Kept(i) if *i >= next && all.is_none() => {
                     s.push_str(rest.nth(i - next).unwrap_or(""));
                     next = i + 1;
@@ -452,6 +490,7 @@ impl TextFile {
             }
         }
         let count = self.lines.len();
+        let mut at = (0usize, 0usize);
         let mut s = String::with_capacity(self.text.len() + 64);
         let mut rest = self.text.split('\n');
         let mut next = 0usize;
@@ -466,8 +505,11 @@ impl TextFile {
                 Piece::Kept(first, n) if self.bytes.is_none() => {
                     let last = (first + n).min(count).max(first);
                     if first < last {
-                        let range = self.lines.range(first).start..self.lines.range(last - 1).end;
-                        s.push_str(self.text.get(range).unwrap_or(""));
+                        let text = self.text.as_bytes();
+                        let start = line_start(text, &mut at, first).unwrap_or(text.len());
+                        // The run ends where the line after it starts, less its `\n`.
+                        let end = line_start(text, &mut at, last).map_or(text.len(), |e| e - 1);
+                        s.push_str(self.text.get(start..end).unwrap_or(""));
                     }
                     // Lines past the end are empty, as in `render_text`.
                     for j in last..first + n {
@@ -645,6 +687,24 @@ mod tests {
             }
         }
         assert_eq!(plain.render_text(&outs[0]), "a\nX\nc\n");
+        // Every run of kept lines of a plain file renders as its CRLF twin's lines do.
+        let lf = TextFile::decode(b"l0\nl1\n\nl3\nl4".to_vec());
+        let crlf = TextFile::decode(b"l0\r\nl1\r\n\r\nl3\r\nl4".to_vec());
+        assert_eq!(
+            (lf.line_count(), lf.eol(3), lf.eol(4)),
+            (5, Some(Eol::Lf), None)
+        );
+        for first in 0..5 {
+            for last in first..=5 {
+                let mut out: Vec<OutLine> = (first..last).map(OutLine::Kept).collect();
+                out.insert(out.len() / 2, new("n"));
+                out.extend((0..first).map(OutLine::Kept));
+                let want = crlf.render_text(&out);
+                assert_eq!(lf.render_owned(out.clone()), want, "{out:?}");
+                assert_eq!(lf.render_text(&out), want, "{out:?}");
+                assert_eq!(lf.encode(&out), want.as_bytes(), "{out:?}");
+            }
+        }
     }
 
     #[test]
