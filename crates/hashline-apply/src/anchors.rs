@@ -55,11 +55,23 @@ pub struct AnchorRegion {
 
 /// The fresh anchors of the change `old` → `new` (LF texts), bounded as the module says.
 pub fn regions(old: &str, new: &str, form: AnchorForm) -> Vec<AnchorRegion> {
-    let lines: Vec<&str> = new.split('\n').collect();
+    // The windows come in increasing order: their lines are found in one forward walk, never
+    // collected for the whole file.
+    let line_count = new.split('\n').count();
+    let mut walk = new.split('\n');
+    let mut next = 1usize;
+    let mut line_at = move |n: usize| -> &str {
+        if n < next {
+            return new.split('\n').nth(n - 1).unwrap_or("");
+        }
+        let line = walk.nth(n - next).unwrap_or("");
+        next = n + 1;
+        line
+    };
     let shown = match form {
-        AnchorForm::Tag | AnchorForm::View => lines.len(),
+        AnchorForm::Tag | AnchorForm::View => line_count,
         AnchorForm::Lineid if new.is_empty() => 0,
-        AnchorForm::Lineid => lines.len(),
+        AnchorForm::Lineid => line_count,
         AnchorForm::Hash | AnchorForm::Plain => visible_line_count(new),
     };
     if shown == 0 || old == new {
@@ -67,8 +79,8 @@ pub fn regions(old: &str, new: &str, form: AnchorForm) -> Vec<AnchorRegion> {
     }
     let windows = windows(old, new, shown);
     let hashes = (form == AnchorForm::Hash).then(|| hash_lines(new));
-    let render = |n: usize| -> String {
-        let line = lines[n - 1];
+    let mut render = |n: usize| -> String {
+        let line = line_at(n);
         match form {
             AnchorForm::Tag => format!("{n}:{line}"),
             AnchorForm::Hash => match hashes.as_ref().and_then(|h| h.get(n - 1)) {

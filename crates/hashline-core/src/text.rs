@@ -51,35 +51,126 @@ pub enum OutLine {
 }
 
 /// A decoded text file: its original bytes, its BOM, its lines and their endings.
+///
+/// A file that is valid UTF-8 with `\n` endings only and no BOM (the common case) is held once:
+/// its text is its bytes.
 #[derive(Debug, Clone)]
 pub struct TextFile {
-    bytes: Vec<u8>,
+    /// The original bytes when they differ from `text` (`None`: `text`'s bytes are the file's).
+    bytes: Option<Vec<u8>>,
     bom: bool,
     /// Lines (0-based) whose bytes are not valid UTF-8 (shown with U+FFFD in `text`).
     lossy: Vec<usize>,
-    /// Byte range (in `bytes`, without terminator) and terminator of every line.
-    lines: Vec<(Range<usize>, Option<Eol>)>,
+    /// Where every line ends in the bytes, and its terminator.
+    lines: LineTable,
     text: String,
     /// The legacy code page the lines were decoded in (and new lines are encoded in); `None`:
     /// UTF-8.
     charset: Option<Charset>,
 }
 
+/// The lines of a file's bytes: per line one word, the end of its content (without terminator)
+/// shifted left by two bits, and its terminator in the low two bits (8 bytes a line). A plain
+/// file (see [`TextFile::is_plain`]) keeps no words, only its line count: its lines are found
+/// in its text.
+#[derive(Debug, Clone)]
+enum LineTable {
+    /// A plain file's line count.
+    Plain(usize),
+    /// Where the first line starts (after a BOM), and the word of every line.
+    Words { start: usize, ends: Vec<u64> },
+}
+
+impl LineTable {
+    fn push(&mut self, end: usize, eol: Option<Eol>) {
+        let code = match eol {
+            None => 0,
+            Some(Eol::Lf) => 1,
+            Some(Eol::CrLf) => 2,
+            Some(Eol::Cr) => 3,
+        };
+        if let LineTable::Words { ends, .. } = self {
+            // A file is far below 2^62 bytes (memory holds it).
+            ends.push(((end as u64) << 2) | code);
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            LineTable::Plain(count) => *count,
+            LineTable::Words { ends, .. } => ends.len(),
+        }
+    }
+
+    /// Where the first line starts.
+    fn start(&self) -> usize {
+        match self {
+            LineTable::Plain(_) => 0,
+            LineTable::Words { start, .. } => *start,
+        }
+    }
+
+    /// The terminator of line `i` (`None` for the last line and past the end).
+    fn eol(&self, i: usize) -> Option<Eol> {
+        let ends = match self {
+            LineTable::Plain(count) => return (i + 1 < *count).then_some(Eol::Lf),
+            LineTable::Words { ends, .. } => ends,
+        };
+        match ends.get(i).map(|w| w & 3) {
+            Some(1) => Some(Eol::Lf),
+            Some(2) => Some(Eol::CrLf),
+            Some(3) => Some(Eol::Cr),
+            _ => None,
+        }
+    }
+
+    /// The byte range of line `i`'s content (`i` < `len()`; a plain file's lines are found in
+    /// its text instead: [`line_start`]).
+    fn range(&self, i: usize) -> Range<usize> {
+        let LineTable::Words { start, ends } = self else {
+            return 0..0;
+        };
+        let end = (ends[i] >> 2) as usize;
+        let start = match i.checked_sub(1) {
+            None => *start,
+            Some(p) => (ends[p] >> 2) as usize + self.eol(p).map_or(0, |e| e.as_bytes().len()),
+        };
+        start..end
+    }
+
+    fn eols(&self) -> impl Iterator<Item = Option<Eol>> + '_ {
+        (0..self.len()).map(|i| self.eol(i))
+    }
+}
+
 const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Where line `i` of `text` starts, walking forward from `at` (a line start and its index;
+/// from the top when `i` is behind it); `None` past the last line.
+fn line_start(text: &[u8], at: &mut (usize, usize), i: usize) -> Option<usize> {
+    if i < at.1 {
+        *at = (0, 0);
+    }
+    if i > at.1 {
+        let nl = memchr::memchr_iter(b'\n', &text[at.0..]).nth(i - at.1 - 1)?;
+        *at = (at.0 + nl + 1, i);
+    }
+    Some(at.0)
+}
 
 /// The lines of `bytes` joined with `\n`, each line's text given by `line` (line index, byte
 /// range); a line it gives no text for is left empty (never the case for its callers).
 fn join_lines<'a>(
     bytes: &'a [u8],
-    lines: &[(Range<usize>, Option<Eol>)],
+    lines: &LineTable,
     mut line: impl FnMut(usize, Range<usize>) -> Option<std::borrow::Cow<'a, str>>,
 ) -> String {
     let mut text = String::with_capacity(bytes.len());
-    for (k, (range, _)) in lines.iter().enumerate() {
+    for k in 0..lines.len() {
         if k > 0 {
             text.push('\n');
         }
-        if let Some(s) = line(k, range.clone()) {
+        if let Some(s) = line(k, lines.range(k)) {
             text.push_str(&s);
         }
     }
@@ -98,10 +189,32 @@ impl TextFile {
     fn decode_with(bytes: Vec<u8>, charset: Option<Charset>) -> TextFile {
         let bom = charset.is_none() && bytes.starts_with(BOM);
         let body_start = if bom { BOM.len() } else { 0 };
+        // Valid UTF-8 with `\n` endings only and no BOM (the common case): the text is the
+        // bytes, held once, and only the lines are counted.
+        let bytes = if charset.is_none() && !bom && memchr::memchr(b'\r', &bytes).is_none() {
+            match String::from_utf8(bytes) {
+                Ok(text) => {
+                    let count = memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1;
+                    return TextFile {
+                        bytes: None,
+                        bom,
+                        lossy: Vec::new(),
+                        lines: LineTable::Plain(count),
+                        text,
+                        charset,
+                    };
+                }
+                Err(e) => e.into_bytes(),
+            }
+        } else {
+            bytes
+        };
         let n = bytes.len();
         // One scan for both terminators over the whole buffer.
-        let mut lines = Vec::new();
-        let mut start = body_start;
+        let mut lines = LineTable::Words {
+            start: body_start,
+            ends: Vec::new(),
+        };
         let mut skip_lf = false;
         for at in memchr::memchr2_iter(b'\n', b'\r', &bytes[body_start..]) {
             let at = at + body_start;
@@ -110,18 +223,31 @@ impl TextFile {
                 skip_lf = false;
                 continue;
             }
-            let (eol, len) = if bytes[at] == b'\n' {
-                (Eol::Lf, 1)
+            let eol = if bytes[at] == b'\n' {
+                Eol::Lf
             } else if bytes.get(at + 1) == Some(&b'\n') {
                 skip_lf = true;
-                (Eol::CrLf, 2)
+                Eol::CrLf
             } else {
-                (Eol::Cr, 1)
+                Eol::Cr
             };
-            lines.push((start..at, Some(eol)));
-            start = at + len;
+            lines.push(at, Some(eol));
         }
-        lines.push((start..n, None));
+        lines.push(n, None);
+        if let LineTable::Words { ends, .. } = &mut lines {
+            ends.shrink_to_fit();
+        }
+        TextFile::decode_bytes(bytes, lines, bom, charset)
+    }
+
+    /// The text of `bytes` (split into `lines`) when it is not the bytes themselves.
+    fn decode_bytes(
+        bytes: Vec<u8>,
+        lines: LineTable,
+        bom: bool,
+        charset: Option<Charset>,
+    ) -> TextFile {
+        let body_start = lines.start();
         let body = &bytes[body_start..];
         let mut lossy = Vec::new();
         // A legacy code page: every line decoded in it (the body is not UTF-8 to check).
@@ -133,8 +259,8 @@ impl TextFile {
             None => join_lines(&bytes, &lines, |_, range| {
                 charset.map(|c| std::borrow::Cow::Owned(c.decode(&bytes[range])))
             }),
-            // Valid UTF-8 with `\n` endings only (the common case): the text is the body.
-            Some(Ok(valid)) if lines.iter().all(|(_, e)| e.is_none_or(|e| e == Eol::Lf)) => {
+            // Valid UTF-8 with `\n` endings only (after a BOM): the text is the body.
+            Some(Ok(valid)) if lines.eols().all(|e| e.is_none_or(|e| e == Eol::Lf)) => {
                 valid.to_owned()
             }
             // Valid UTF-8: each line is a slice of the checked body (line ends are ASCII, so
@@ -155,7 +281,7 @@ impl TextFile {
             }),
         };
         TextFile {
-            bytes,
+            bytes: Some(bytes),
             bom,
             lossy,
             lines,
@@ -169,11 +295,11 @@ impl TextFile {
     /// UTF-8 buffer becomes the text without a copy.
     pub fn decode_text(bytes: Vec<u8>) -> String {
         if bytes.starts_with(BOM) || memchr::memchr(b'\r', &bytes).is_some() {
-            return TextFile::decode(bytes).into_parts().1;
+            return TextFile::decode(bytes).into_text();
         }
         match String::from_utf8(bytes) {
             Ok(text) => text,
-            Err(e) => TextFile::decode(e.into_bytes()).into_parts().1,
+            Err(e) => TextFile::decode(e.into_bytes()).into_text(),
         }
     }
 
@@ -184,7 +310,13 @@ impl TextFile {
 
     /// The original bytes.
     pub fn bytes(&self) -> &[u8] {
-        &self.bytes
+        self.bytes.as_deref().unwrap_or(self.text.as_bytes())
+    }
+
+    /// Whether the bytes are the text (valid UTF-8, `\n` endings only, no BOM, no code page):
+    /// then [`TextFile::encode`] of any output is its [`TextFile::render_text`], byte for byte.
+    pub fn is_plain(&self) -> bool {
+        self.bytes.is_none()
     }
 
     /// Whether the file starts with a UTF-8 BOM (not part of [`TextFile::text`]).
@@ -202,10 +334,23 @@ impl TextFile {
         &self.text
     }
 
-    /// The original bytes and the LF text, without copying (for callers that keep both after
-    /// they are done encoding).
-    pub fn into_parts(self) -> (Vec<u8>, String) {
-        (self.bytes, self.text)
+    /// The LF text and, when they differ from it ([`TextFile::is_plain`] is false), the original
+    /// bytes, without copying (for callers that keep both after they are done encoding).
+    pub fn into_parts(self) -> (String, Option<Vec<u8>>) {
+        (self.text, self.bytes)
+    }
+
+    /// The LF text, without copying.
+    pub fn into_text(self) -> String {
+        self.text
+    }
+
+    /// The original bytes, without copying.
+    pub fn into_bytes(self) -> Vec<u8> {
+        match self.bytes {
+            Some(bytes) => bytes,
+            None => self.text.into_bytes(),
+        }
     }
 
     /// Number of lines, counting the final empty piece after a trailing newline.
@@ -220,18 +365,18 @@ impl TextFile {
 
     /// The ending of line `index` (0-based); `None` for the last line.
     pub fn eol(&self, index: usize) -> Option<Eol> {
-        self.lines.get(index).and_then(|(_, e)| *e)
+        self.lines.eol(index)
     }
 
     /// The file's first line ending, `\n` when it has none. New lines that replace nothing take it.
     pub fn default_eol(&self) -> Eol {
-        self.lines.first().and_then(|(_, e)| *e).unwrap_or(Eol::Lf)
+        self.lines.eol(0).unwrap_or(Eol::Lf)
     }
 
     /// Whether every line ending is the same as the first.
     pub fn is_uniform(&self) -> bool {
         let first = self.default_eol();
-        self.lines.iter().all(|(_, e)| e.is_none_or(|e| e == first))
+        self.lines.eols().all(|e| e.is_none_or(|e| e == first))
     }
 
     /// Bytes of the file made of `out`: BOM kept, kept lines byte for byte with their own ending,
@@ -248,8 +393,12 @@ impl TextFile {
     /// so that `\r` is written as `\r\n` (possible only in files that mix lone-CR endings with
     /// others, once an edit makes two such lines neighbours).
     pub fn encode(&self, out: &[OutLine]) -> Vec<u8> {
+        // A plain file's bytes are its text: every line ends in `\n`, nothing to restore.
+        if self.bytes.is_none() {
+            return self.render_text(out).into_bytes();
+        }
         let default = self.default_eol();
-        let mut buf = Vec::with_capacity(self.bytes.len() + 64);
+        let mut buf = Vec::with_capacity(self.bytes().len() + 64);
         if self.bom {
             buf.extend_from_slice(BOM);
         }
@@ -280,17 +429,14 @@ impl TextFile {
     /// (callers refuse it first: [`TextFile::unencodable`]) falls back to UTF-8.
     fn part<'a>(&'a self, line: &'a OutLine, default: Eol) -> (Cow<'a, [u8]>, Eol) {
         match line {
-            OutLine::Kept(i) => {
-                let (range, eol) = &self.lines[*i];
-                (
-                    Cow::Borrowed(&self.bytes[range.clone()]),
-                    eol.unwrap_or(default),
-                )
-            }
+            OutLine::Kept(i) => (
+                Cow::Borrowed(&self.bytes()[self.lines.range(*i)]),
+                self.lines.eol(*i).unwrap_or(default),
+            ),
             OutLine::New { text, like } => {
                 let eol = like.and_then(|i| self.eol(i)).unwrap_or(default);
                 if let Some(i) = self.restorable(text, *like) {
-                    return (Cow::Borrowed(&self.bytes[self.lines[i].0.clone()]), eol);
+                    return (Cow::Borrowed(&self.bytes()[self.lines.range(i)]), eol);
                 }
                 match self.charset.and_then(|c| c.encode(text)) {
                     Some(bytes) => (Cow::Owned(bytes), eol),
@@ -303,21 +449,99 @@ impl TextFile {
     /// The LF-normalized text of `out` (what [`TextFile::encode`] would write, before endings).
     pub fn render_text(&self, out: &[OutLine]) -> String {
         let mut s = String::with_capacity(self.text.len() + 64);
-        let mut lines: Vec<&str> = Vec::new();
-        let need_lines = out.iter().any(|l| matches!(l, OutLine::Kept(_)));
-        if need_lines {
-            lines = self.lines().collect();
-        }
+        // Kept lines come in increasing order from a splice: one forward walk finds them.
+        let mut rest = self.text.split('\n');
+        let mut next = 0usize;
+        let mut all: Option<Vec<&str>> = None;
         for (k, line) in out.iter().enumerate() {
             if k > 0 {
                 s.push('\n');
             }
             match line {
-                OutLine::Kept(i) => s.push_str(lines.get(*i).copied().unwrap_or("")),
+                OutLine::Kept(i) if *i >= next && all.is_none() => {
+                    s.push_str(rest.nth(i - next).unwrap_or(""));
+                    next = i + 1;
+                }
+                OutLine::Kept(i) => {
+                    let all = all.get_or_insert_with(|| self.lines().collect());
+                    s.push_str(all.get(*i).copied().unwrap_or(""));
+                }
                 OutLine::New { text, .. } => s.push_str(text),
             }
         }
         s
+    }
+
+    /// [`TextFile::render_text`] of `out`, consuming it: runs of kept lines are gathered first,
+    /// so the output lines are gone before the text is built, and a run of a plain file's kept
+    /// lines is copied as one slice.
+    pub fn render_owned(&self, out: Vec<OutLine>) -> String {
+        /// A run of kept lines (first, count) or a new line.
+        enum Piece {
+            Kept(usize, usize),
+            New(String),
+        }
+        let mut pieces: Vec<Piece> = Vec::new();
+        for line in out {
+            match (line, pieces.last_mut()) {
+                (OutLine::Kept(i), Some(Piece::Kept(first, n))) if *first + *n == i => *n += 1,
+                (OutLine::Kept(i), _) => pieces.push(Piece::Kept(i, 1)),
+                (OutLine::New { text, .. }, _) => pieces.push(Piece::New(text)),
+            }
+        }
+        let count = self.lines.len();
+        let mut at = (0usize, 0usize);
+        let mut s = String::with_capacity(self.text.len() + 64);
+        let mut rest = self.text.split('\n');
+        let mut next = 0usize;
+        let mut all: Option<Vec<&str>> = None;
+        for (k, piece) in pieces.into_iter().enumerate() {
+            if k > 0 {
+                s.push('\n');
+            }
+            match piece {
+                Piece::New(text) => s.push_str(&text),
+                // A plain file's lines are ranges of its text, joined by `\n` as here.
+                Piece::Kept(first, n) if self.bytes.is_none() => {
+                    let last = (first + n).min(count).max(first);
+                    if first < last {
+                        let text = self.text.as_bytes();
+                        let start = line_start(text, &mut at, first).unwrap_or(text.len());
+                        // The run ends where the line after it starts, less its `\n`.
+                        let end = line_start(text, &mut at, last).map_or(text.len(), |e| e - 1);
+                        s.push_str(self.text.get(start..end).unwrap_or(""));
+                    }
+                    // Lines past the end are empty, as in `render_text`.
+                    for j in last..first + n {
+                        if j > first {
+                            s.push('\n');
+                        }
+                    }
+                }
+                Piece::Kept(first, n) => {
+                    for (j, i) in (first..first + n).enumerate() {
+                        if j > 0 {
+                            s.push('\n');
+                        }
+                        if i >= next && all.is_none() {
+                            s.push_str(rest.nth(i - next).unwrap_or(""));
+                            next = i + 1;
+                        } else {
+                            let all = all.get_or_insert_with(|| self.lines().collect());
+                            s.push_str(all.get(i).copied().unwrap_or(""));
+                        }
+                    }
+                }
+            }
+        }
+        s
+    }
+
+    /// The lines of [`TextFile::text`] in a vector of exactly [`TextFile::line_count`] slices.
+    pub fn line_slices(&self) -> Vec<&str> {
+        let mut lines = Vec::with_capacity(self.lines.len());
+        lines.extend(self.lines());
+        lines
     }
 
     /// Every original line kept: encoding this gives the original bytes back.
@@ -418,6 +642,69 @@ mod tests {
             OutLine::Kept(3),
         ];
         assert_eq!(f.encode(&out), b"a\nB\r\nX\nc\r\n");
+    }
+
+    #[test]
+    fn plain_files_are_held_once_and_render_alike() {
+        let plain = TextFile::decode(b"a\nb\nc\n".to_vec());
+        assert!(plain.is_plain());
+        assert_eq!(plain.bytes(), b"a\nb\nc\n");
+        for bytes in [&b"a\r\nb\r\n"[..], b"\xEF\xBB\xBFa\n", b"\xFFa\n", b"x\ry"] {
+            assert!(!TextFile::decode(bytes.to_vec()).is_plain(), "{bytes:?}");
+        }
+        let new = |t: &str| OutLine::New {
+            text: t.into(),
+            like: None,
+        };
+        let outs = [
+            vec![
+                OutLine::Kept(0),
+                new("X"),
+                OutLine::Kept(2),
+                OutLine::Kept(3),
+            ],
+            vec![
+                new("H"),
+                OutLine::Kept(0),
+                OutLine::Kept(1),
+                OutLine::Kept(2),
+            ],
+            vec![OutLine::Kept(2), OutLine::Kept(0), OutLine::Kept(1)],
+            vec![OutLine::Kept(3), OutLine::Kept(4), OutLine::Kept(5)],
+            vec![],
+        ];
+        for file in [&plain, &TextFile::decode(b"a\r\nb\nc\n".to_vec())] {
+            for out in &outs {
+                let walked = file.render_text(out);
+                assert_eq!(file.render_owned(out.clone()), walked, "{out:?}");
+                assert_eq!(file.line_slices(), file.lines().collect::<Vec<_>>());
+                let in_range = out
+                    .iter()
+                    .all(|l| !matches!(l, OutLine::Kept(i) if *i >= file.line_count()));
+                if file.is_plain() && in_range {
+                    assert_eq!(file.encode(out), walked.as_bytes(), "{out:?}");
+                }
+            }
+        }
+        assert_eq!(plain.render_text(&outs[0]), "a\nX\nc\n");
+        // Every run of kept lines of a plain file renders as its CRLF twin's lines do.
+        let lf = TextFile::decode(b"l0\nl1\n\nl3\nl4".to_vec());
+        let crlf = TextFile::decode(b"l0\r\nl1\r\n\r\nl3\r\nl4".to_vec());
+        assert_eq!(
+            (lf.line_count(), lf.eol(3), lf.eol(4)),
+            (5, Some(Eol::Lf), None)
+        );
+        for first in 0..5 {
+            for last in first..=5 {
+                let mut out: Vec<OutLine> = (first..last).map(OutLine::Kept).collect();
+                out.insert(out.len() / 2, new("n"));
+                out.extend((0..first).map(OutLine::Kept));
+                let want = crlf.render_text(&out);
+                assert_eq!(lf.render_owned(out.clone()), want, "{out:?}");
+                assert_eq!(lf.render_text(&out), want, "{out:?}");
+                assert_eq!(lf.encode(&out), want.as_bytes(), "{out:?}");
+            }
+        }
     }
 
     #[test]

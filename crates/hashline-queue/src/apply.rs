@@ -117,8 +117,8 @@ impl PreviewQueue {
             match_ids.extend(edits.iter().map(|m| m.id.clone()));
             changes.push(Change::Write {
                 target,
-                expected: Some(bytes.clone()),
-                bytes: after.clone(),
+                expected: Some(bytes.clone().into()),
+                bytes: after.clone().into(),
             });
             files.push(AppliedFile {
                 path: file.path.clone(),

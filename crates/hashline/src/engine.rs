@@ -508,8 +508,8 @@ impl Engine {
             };
             let change = Change::Write {
                 target: &target,
-                expected: before,
-                bytes: content.to_vec(),
+                expected: before.map(Into::into),
+                bytes: content.into(),
             };
             disk.write(vec![change]).map_err(fs)?;
             Ok(op)

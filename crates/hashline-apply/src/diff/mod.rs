@@ -33,9 +33,64 @@ pub struct DiffHunk {
 /// Changed regions between `old` and `new`, both split on `\n` with the final empty piece kept
 /// (the line model of [`hashline_core::text`]). Hunks are in increasing order.
 pub fn line_hunks(old: &str, new: &str) -> Vec<DiffHunk> {
-    let old_lines: Vec<&str> = old.split('\n').collect();
-    let new_lines: Vec<&str> = new.split('\n').collect();
-    hunks_of(&old_lines, &new_lines)
+    let t = Trimmed::of(old, new, |t| t.split('\n'));
+    t.shift(hunks_of(&t.old, &t.new))
+}
+
+/// The lines of two texts between their common prefix and suffix (each less [`TRIM_MARGIN`]
+/// lines), as [`hunks_of`] would diff them, found without collecting the rest: a one-line edit
+/// of a 100 MB file collects a few hundred lines, not millions.
+pub(crate) struct Trimmed<'a> {
+    /// Common lines cut off at the start.
+    pub skip: usize,
+    /// The old text's lines from `skip` on, up to the common suffix's cut.
+    pub old: Vec<&'a str>,
+    /// The new text's lines from `skip` on, up to the common suffix's cut.
+    pub new: Vec<&'a str>,
+}
+
+impl<'a> Trimmed<'a> {
+    /// `old` and `new` split by `split` (a line model) and trimmed.
+    pub fn of<I, F>(old: &'a str, new: &'a str, split: F) -> Trimmed<'a>
+    where
+        F: Fn(&'a str) -> I,
+        I: DoubleEndedIterator<Item = &'a str>,
+    {
+        let (n_old, n_new) = (split(old).count(), split(new).count());
+        let prefix = split(old)
+            .zip(split(new))
+            .take_while(|(a, b)| a == b)
+            .count();
+        let room = n_old.min(n_new) - prefix;
+        let suffix = split(old)
+            .rev()
+            .zip(split(new).rev())
+            .take(room)
+            .take_while(|(a, b)| a == b)
+            .count();
+        let skip = prefix.saturating_sub(TRIM_MARGIN);
+        let tail = suffix.saturating_sub(TRIM_MARGIN);
+        let mid = |t: &'a str, n: usize| -> Vec<&'a str> {
+            split(t).skip(skip).take(n - skip - tail).collect()
+        };
+        Trimmed {
+            skip,
+            old: mid(old, n_old),
+            new: mid(new, n_new),
+        }
+    }
+
+    /// `hunks` of the trimmed lines in the whole texts' numbering.
+    pub fn shift(&self, hunks: Vec<DiffHunk>) -> Vec<DiffHunk> {
+        let skip = self.skip;
+        hunks
+            .into_iter()
+            .map(|h| DiffHunk {
+                old: skip + h.old.start..skip + h.old.end,
+                new: skip + h.new.start..skip + h.new.end,
+            })
+            .collect()
+    }
 }
 
 /// Lines of unchanged context kept on each side of the changed middle when a long common
@@ -100,7 +155,7 @@ fn imara_hunks(old: &[&str], new: &[&str]) -> Vec<DiffHunk> {
 /// [`OutLine::New`], taking the ending of the old line at the same position of the replaced
 /// region when there is one.
 pub fn provenance(file: &TextFile, new_text: &str) -> Vec<OutLine> {
-    let old_lines: Vec<&str> = file.lines().collect();
+    let old_lines: Vec<&str> = file.line_slices();
     let new_lines: Vec<&str> = new_text.split('\n').collect();
     let hunks = hunks_of(&old_lines, &new_lines);
     let mut out = Vec::with_capacity(new_lines.len());

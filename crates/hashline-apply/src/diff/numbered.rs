@@ -5,7 +5,7 @@
 //! without a newline differs from the same text with one, and the empty piece after a final
 //! newline is not a line.
 
-use super::hunks_of;
+use super::{hunks_of, Trimmed};
 
 /// Context lines shown around a change.
 const CONTEXT: usize = 2;
@@ -51,12 +51,13 @@ fn display(token: &str) -> &str {
 /// context ` N|TEXT` (old number), and one ` N|...` row where a long unchanged run between two
 /// changes is elided. Rows are joined with `\n`; an unchanged pair gives the empty string.
 pub fn numbered(old: &str, new: &str) -> String {
-    let old_tokens: Vec<&str> = old.split_inclusive('\n').collect();
-    let new_tokens: Vec<&str> = new.split_inclusive('\n').collect();
-    let parts = parts(&old_tokens, &new_tokens);
+    // The common lines cut off at the start are never shown (they are more than the context
+    // away from any change): numbering starts after them.
+    let trimmed = Trimmed::of(old, new, |t| t.split_inclusive('\n'));
+    let parts = parts(&trimmed.old, &trimmed.new);
     let mut rows: Vec<String> = Vec::new();
-    let mut old_no = 1usize;
-    let mut new_no = 1usize;
+    let mut old_no = trimmed.skip + 1;
+    let mut new_no = trimmed.skip + 1;
     for (i, part) in parts.iter().enumerate() {
         match part {
             Part::Removed(lines) => {
@@ -102,11 +103,10 @@ pub fn numbered(old: &str, new: &str) -> String {
 /// The first changed line of `new` (1-based, the seed's `firstChangedLine`), `None` when the
 /// texts are equal.
 pub fn first_changed_line(old: &str, new: &str) -> Option<usize> {
-    let old_tokens: Vec<&str> = old.split_inclusive('\n').collect();
-    let new_tokens: Vec<&str> = new.split_inclusive('\n').collect();
-    hunks_of(&old_tokens, &new_tokens)
+    let t = Trimmed::of(old, new, |t| t.split_inclusive('\n'));
+    hunks_of(&t.old, &t.new)
         .first()
-        .map(|h| h.new.start + 1)
+        .map(|h| t.skip + h.new.start + 1)
 }
 
 /// The compact preview of a [`numbered`] diff: `+N|T` → `+N:T`, `-N|T` → `-N:T`, and a context
@@ -164,6 +164,20 @@ mod tests {
             compact_preview(&d),
             " 1:alpha\n-2:beta\n+2:DELTA\n+3:EPSILON\n 4:gamma"
         );
+    }
+
+    #[test]
+    fn long_files_are_numbered_as_a_whole() {
+        let old: String = (1..=3_000).map(|i| format!("{i}\n")).collect();
+        let new = old
+            .replacen("\n700\n", "\nseven\n", 1)
+            .replacen("\n2500\n", "\n", 1);
+        assert_eq!(
+            numbered(&old, &new),
+            " 698|698\n 699|699\n-700|700\n+700|seven\n 701|701\n 702|702\n 703|...\n 2498|2498\n 2499|2499\n-2500|2500\n 2501|2501\n 2502|2502"
+        );
+        assert_eq!(first_changed_line(&old, &new), Some(700));
+        assert_eq!(first_changed_line(&old, &old), None);
     }
 
     #[test]

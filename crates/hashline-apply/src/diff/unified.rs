@@ -3,16 +3,18 @@
 
 use std::fmt::Write as _;
 
-use super::hunks_of;
+use super::{hunks_of, Trimmed};
 
 /// Context lines around each change.
 const CONTEXT: usize = 3;
 
 /// The unified diff of `old` → `new` for `path`; empty when the texts are equal.
 pub fn unified(old: &str, new: &str, path: &str) -> String {
-    let old_t: Vec<&str> = old.split_inclusive('\n').collect();
-    let new_t: Vec<&str> = new.split_inclusive('\n').collect();
-    let hunks = hunks_of(&old_t, &new_t);
+    // Only the lines around the changes are collected; positions below are relative to
+    // `skip`, the common lines cut off at the start.
+    let trimmed = Trimmed::of(old, new, |t| t.split_inclusive('\n'));
+    let (skip, old_t, new_t) = (trimmed.skip, &trimmed.old, &trimmed.new);
+    let hunks = hunks_of(old_t, new_t);
     if hunks.is_empty() {
         return String::new();
     }
@@ -43,8 +45,8 @@ pub fn unified(old: &str, new: &str, path: &str) -> String {
         let _ = writeln!(
             out,
             "@@ -{} +{} @@",
-            range(old_start, old_end - old_start),
-            range(new_start, new_end - new_start)
+            range(skip + old_start, old_end - old_start),
+            range(skip + new_start, new_end - new_start)
         );
         let mut pos = old_start;
         for h in &g {
@@ -105,6 +107,21 @@ mod tests {
         assert_eq!(
             unified("", "x\n", "p"),
             "--- a/p\n+++ b/p\n@@ -0,0 +1 @@\n+x\n"
+        );
+    }
+
+    #[test]
+    fn a_change_deep_in_a_long_file_is_numbered_in_the_whole_file() {
+        let old: String = (1..=2_000).map(|i| format!("{i}\n")).collect();
+        let new = old.replacen("\n1500\n", "\nfifteen hundred\n", 1);
+        let d = unified(&old, &new, "n");
+        assert!(
+            d.ends_with("@@ -1497,7 +1497,7 @@\n 1497\n 1498\n 1499\n-1500\n+fifteen hundred\n 1501\n 1502\n 1503\n"),
+            "{d}"
+        );
+        assert_eq!(
+            unified(&old, &format!("{old}x"), "n").lines().nth(2),
+            Some("@@ -1998,3 +1998,4 @@")
         );
     }
 

@@ -259,6 +259,50 @@ pub(super) fn read(
     Ok(Some((bytes, opened.meta)))
 }
 
+/// Whether the regular file at `real` (under `root`, through directory handles) holds exactly
+/// `expected`, compared piece by piece as it is read (its content is never held whole), with its
+/// metadata; `None` when it (or a directory on its way) does not exist. A file larger than
+/// [`max_file_bytes`] is refused as [`read`] refuses it.
+pub(super) fn holds(
+    root: &Path,
+    real: &Path,
+    display: &str,
+    expected: &[u8],
+) -> Result<Option<(bool, std::fs::Metadata)>, FsError> {
+    let Some(parent) = open_parent(root, real, display, None)? else {
+        return Ok(None);
+    };
+    let Some(mut opened) = open_regular(&parent, display)? else {
+        return Ok(None);
+    };
+    let cap = max_file_bytes();
+    if opened.meta.len() > cap {
+        return Err(FsError::TooLarge {
+            path: display.to_owned(),
+            limit: cap,
+        });
+    }
+    if opened.meta.len() != expected.len() as u64 {
+        return Ok(Some((false, opened.meta)));
+    }
+    let mut buf = vec![0u8; 256 << 10];
+    let mut at = 0usize;
+    loop {
+        let n = match opened.file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => return Err(FsError::io(display, e)),
+        };
+        // A file that grew while being read differs.
+        if expected.get(at..at + n) != Some(&buf[..n]) {
+            return Ok(Some((false, opened.meta)));
+        }
+        at += n;
+    }
+    Ok(Some((at == expected.len(), opened.meta)))
+}
+
 /// A file name as bytes (for temp-name matching).
 pub(super) fn name_bytes(name: &OsString) -> &[u8] {
     name.as_os_str().as_bytes()

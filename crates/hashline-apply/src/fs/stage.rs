@@ -11,6 +11,7 @@
 //! ROLLBACK and undo everything in reverse. The journal is removed at the end either way, except
 //! when a rollback itself failed (the next call's recovery finishes it).
 
+use std::borrow::Cow;
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::Write;
@@ -61,9 +62,9 @@ impl Stamp {
 
 /// A file as validation found it.
 #[derive(Debug)]
-pub(super) struct Existing {
-    /// Its bytes (equal to what the caller expected, once validated).
-    pub(super) bytes: Vec<u8>,
+pub(super) struct Existing<'a> {
+    /// Its bytes (equal to what the caller expected, once validated: then the caller's, borrowed).
+    pub(super) bytes: Cow<'a, [u8]>,
     /// Its permissions and owner, copied onto whatever replaces it.
     pub(super) attrs: Attrs,
     /// Its hard-link count.
@@ -76,20 +77,49 @@ pub(super) struct Existing {
     mode: u32,
 }
 
-impl Existing {
+/// What [`Existing::holding`] found.
+pub(super) enum Found<'a> {
+    /// No such file.
+    Missing,
+    /// The file holds other bytes than expected.
+    Differs,
+    /// The file holds exactly the bytes expected (which it borrows).
+    Holds(Existing<'a>),
+}
+
+impl<'a> Existing<'a> {
     /// The target's current state, read through directory handles under `root`; `None` if it
     /// does not exist.
-    pub(super) fn inspect(root: &Path, target: &Target) -> Result<Option<Existing>, FsError> {
+    pub(super) fn inspect(root: &Path, target: &Target) -> Result<Option<Existing<'a>>, FsError> {
+        Ok(beneath::read(root, &target.real, &target.display)?
+            .map(|(bytes, meta)| Existing::of(Cow::Owned(bytes), &meta)))
+    }
+
+    /// The target's current state when it holds exactly `expected`, compared while it is read
+    /// (so a large file is never held twice: its bytes are `expected`).
+    pub(super) fn holding(
+        root: &Path,
+        target: &Target,
+        expected: Cow<'a, [u8]>,
+    ) -> Result<Found<'a>, FsError> {
         Ok(
-            beneath::read(root, &target.real, &target.display)?.map(|(bytes, meta)| Existing {
-                bytes,
-                attrs: Attrs::of(&meta),
-                links: meta.nlink(),
-                read_only: meta.permissions().readonly(),
-                stamp: Stamp::of(&meta),
-                mode: meta.mode() & 0o7777,
-            }),
+            match beneath::holds(root, &target.real, &target.display, &expected)? {
+                None => Found::Missing,
+                Some((false, _)) => Found::Differs,
+                Some((true, meta)) => Found::Holds(Existing::of(expected, &meta)),
+            },
         )
+    }
+
+    fn of(bytes: Cow<'a, [u8]>, meta: &std::fs::Metadata) -> Existing<'a> {
+        Existing {
+            bytes,
+            attrs: Attrs::of(meta),
+            links: meta.nlink(),
+            read_only: meta.permissions().readonly(),
+            stamp: Stamp::of(meta),
+            mode: meta.mode() & 0o7777,
+        }
     }
 
     /// Device and inode: one file, whatever its names.
@@ -100,28 +130,28 @@ impl Existing {
 
 /// One validated low-level operation.
 #[derive(Debug)]
-pub(super) enum Op {
+pub(super) enum Op<'a> {
     /// Put `bytes` at the target through a temp file and a rename. `old: None` = the target
     /// must still not exist when the rename happens.
     Put {
         target: Target,
-        bytes: Vec<u8>,
-        old: Option<Existing>,
+        bytes: Cow<'a, [u8]>,
+        old: Option<Existing<'a>>,
         attrs: Option<Attrs>,
     },
     /// Rewrite a hard-linked file in place, so every link sees the new bytes.
     InPlace {
         target: Target,
-        bytes: Vec<u8>,
-        old: Existing,
+        bytes: Cow<'a, [u8]>,
+        old: Existing<'a>,
     },
     /// Remove the target.
-    Remove { target: Target, old: Existing },
+    Remove { target: Target, old: Existing<'a> },
 }
 
-impl Op {
+impl<'a> Op<'a> {
     /// Create a file that does not exist (with `attrs`, or the process default).
-    pub(super) fn create(target: Target, bytes: Vec<u8>, attrs: Option<Attrs>) -> Op {
+    pub(super) fn create(target: Target, bytes: Cow<'a, [u8]>, attrs: Option<Attrs>) -> Op<'a> {
         Op::Put {
             target,
             bytes,
@@ -131,7 +161,7 @@ impl Op {
     }
 
     /// Replace an existing file's content, keeping its permissions and hard links.
-    pub(super) fn replace(target: Target, bytes: Vec<u8>, old: Existing) -> Op {
+    pub(super) fn replace(target: Target, bytes: Cow<'a, [u8]>, old: Existing<'a>) -> Op<'a> {
         if old.links > 1 {
             Op::InPlace { target, bytes, old }
         } else {
@@ -147,10 +177,10 @@ impl Op {
     /// Replace an existing file by another one (a rename with overwrite): the link is replaced.
     pub(super) fn overwrite(
         target: Target,
-        bytes: Vec<u8>,
-        old: Existing,
+        bytes: Cow<'a, [u8]>,
+        old: Existing<'a>,
         attrs: Option<Attrs>,
-    ) -> Op {
+    ) -> Op<'a> {
         Op::Put {
             target,
             bytes,
@@ -160,12 +190,12 @@ impl Op {
     }
 
     /// Remove an existing file.
-    pub(super) fn remove(target: Target, old: Existing) -> Op {
+    pub(super) fn remove(target: Target, old: Existing<'a>) -> Op<'a> {
         Op::Remove { target, old }
     }
 
     /// The target and the existing file it changes.
-    pub(super) fn parts(&self) -> (&Target, Option<&Existing>) {
+    pub(super) fn parts(&self) -> (&Target, Option<&Existing<'a>>) {
         (self.target(), self.old())
     }
 
@@ -177,7 +207,7 @@ impl Op {
         }
     }
 
-    fn old(&self) -> Option<&Existing> {
+    fn old(&self) -> Option<&Existing<'a>> {
         match self {
             Op::Put { old, .. } => old.as_ref(),
             Op::InPlace { old, .. } | Op::Remove { old, .. } => Some(old),
@@ -218,8 +248,8 @@ fn temp_name(id: &str, n: usize) -> OsString {
 }
 
 /// An op with its directory handle and temp name.
-struct Staged {
-    op: Op,
+struct Staged<'a> {
+    op: Op<'a>,
     parent: Parent,
     temp: Option<OsString>,
 }
@@ -239,7 +269,7 @@ enum Undo {
 pub(super) fn run(
     root: &Path,
     journal_dir: &Path,
-    ops: Vec<Op>,
+    ops: Vec<Op<'_>>,
     undo: Option<&UndoLog>,
 ) -> Result<Option<u64>, FsError> {
     use std::os::unix::ffi::OsStrExt;
@@ -286,11 +316,11 @@ fn run_journaled(
     root: &Path,
     journal: &Journal,
     plan: &Plan,
-    ops: Vec<Op>,
+    ops: Vec<Op<'_>>,
     created_dirs: &mut Vec<PathBuf>,
 ) -> Result<(), FsError> {
     journal.write_plan(plan)?;
-    let mut staged: Vec<Staged> = Vec::with_capacity(ops.len());
+    let mut staged: Vec<Staged<'_>> = Vec::with_capacity(ops.len());
     let staging = stage_all(root, journal, ops, created_dirs, &mut staged);
     if let Err(e) = staging.and_then(|()| late_check(&staged)) {
         remove_temps(&staged);
@@ -318,12 +348,12 @@ fn run_journaled(
 /// several threads (the file system commits concurrent fsyncs together, so a call of a thousand
 /// files waits for a few journal commits, not for four per file). Nothing is visible before the
 /// journal is marked COMMITTED, which happens only after this returns.
-fn stage_all(
+fn stage_all<'a>(
     root: &Path,
     journal: &Journal,
-    ops: Vec<Op>,
+    ops: Vec<Op<'a>>,
     created_dirs: &mut Vec<PathBuf>,
-    staged: &mut Vec<Staged>,
+    staged: &mut Vec<Staged<'a>>,
 ) -> Result<(), FsError> {
     // Written, not yet fsynced: each with the name to blame when its fsync fails.
     let mut written: Vec<(File, String)> = Vec::new();
@@ -433,7 +463,7 @@ fn backup_linked(
 }
 
 /// One staged operation per distinct directory (by its path as resolved).
-fn distinct_dirs(staged: &[Staged]) -> Vec<&Staged> {
+fn distinct_dirs<'s>(staged: &'s [Staged<'_>]) -> Vec<&'s Staged<'s>> {
     let mut seen = std::collections::HashSet::new();
     staged
         .iter()
@@ -512,7 +542,7 @@ fn write_temp_unsynced(
 
 /// Refuses when the target is no longer exactly the version validation read (or, for a create,
 /// when something appeared at it).
-fn still_as_read(s: &Staged) -> Result<(), FsError> {
+fn still_as_read(s: &Staged<'_>) -> Result<(), FsError> {
     let target = s.op.target();
     let now = match rustix::fs::statat(
         &s.parent.dir.fd,
@@ -536,7 +566,7 @@ fn still_as_read(s: &Staged) -> Result<(), FsError> {
 }
 
 /// Every target checked once more after staging, before anything visible changes.
-fn late_check(staged: &[Staged]) -> Result<(), FsError> {
+fn late_check(staged: &[Staged<'_>]) -> Result<(), FsError> {
     staged.iter().try_for_each(still_as_read)
 }
 
@@ -547,7 +577,7 @@ thread_local! {
 }
 
 /// Applies one operation, pushing its undo step once something on disk changed.
-fn apply(n: usize, s: &Staged, undo: &mut Vec<Undo>) -> Result<(), FsError> {
+fn apply(n: usize, s: &Staged<'_>, undo: &mut Vec<Undo>) -> Result<(), FsError> {
     let display = &s.op.target().display;
     let io = |e: Errno| FsError::io(display, e.into());
     #[cfg(test)]
@@ -651,7 +681,7 @@ pub(super) fn write_in_place(
 
 /// Marks the journal ROLLBACK, undoes `undo` in reverse, removes every temp. Returns `cause`,
 /// or [`FsError::RollbackFailed`] naming the first file that could not be restored.
-fn rollback(journal: &Journal, staged: &[Staged], undo: Vec<Undo>, cause: FsError) -> FsError {
+fn rollback(journal: &Journal, staged: &[Staged<'_>], undo: Vec<Undo>, cause: FsError) -> FsError {
     let _ = journal.mark(journal::ROLLBACK);
     let mut failure: Option<(PathBuf, std::io::Error)> = None;
     for step in undo.into_iter().rev() {
@@ -689,7 +719,7 @@ fn rollback(journal: &Journal, staged: &[Staged], undo: Vec<Undo>, cause: FsErro
 }
 
 /// Puts op `n`'s old bytes (and attributes) back at its target through a journal-named temp.
-fn restore(journal: &Journal, n: usize, s: &Staged) -> std::io::Result<()> {
+fn restore(journal: &Journal, n: usize, s: &Staged<'_>) -> std::io::Result<()> {
     let Some(old) = s.op.old() else {
         return Ok(());
     };
@@ -701,7 +731,7 @@ fn restore(journal: &Journal, n: usize, s: &Staged) -> std::io::Result<()> {
 }
 
 /// Removes every staged temp still there.
-fn remove_temps(staged: &[Staged]) {
+fn remove_temps(staged: &[Staged<'_>]) {
     for s in staged {
         if let Some(temp) = &s.temp {
             let _ = rustix::fs::unlinkat(&s.parent.dir.fd, temp.as_os_str(), AtFlags::empty());

@@ -1,32 +1,33 @@
 //! [`Transaction`]: the changes of one request, validated together and landed all or nothing.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use super::attrs::Attrs;
-use super::stage::{self, Existing, Op};
+use super::stage::{self, Existing, Found, Op};
 use super::workspace::{Target, Workspace};
 use super::FsError;
 
 /// One requested change.
 #[derive(Debug)]
-enum Change {
+enum Change<'a> {
     Write {
         target: Target,
-        expected: Option<Vec<u8>>,
-        bytes: Vec<u8>,
+        expected: Option<Cow<'a, [u8]>>,
+        bytes: Cow<'a, [u8]>,
         /// Permission bits to give the file (`None`: keep the old file's, or the default).
         mode: Option<u32>,
     },
     Delete {
         target: Target,
-        expected: Vec<u8>,
+        expected: Cow<'a, [u8]>,
     },
     Rename {
         from: Target,
-        expected: Vec<u8>,
+        expected: Cow<'a, [u8]>,
         to: Target,
-        bytes: Vec<u8>,
+        bytes: Cow<'a, [u8]>,
         overwrite: bool,
     },
 }
@@ -38,20 +39,20 @@ enum Change {
 /// temp file per written file (`.hashline-*.tmp` beside its target, flushed to disk), then
 /// moves them into place. Any failure undoes what was already done and removes every temp.
 #[derive(Debug, Default)]
-pub struct Transaction {
-    changes: Vec<Change>,
+pub struct Transaction<'a> {
+    changes: Vec<Change<'a>>,
     /// Not recorded in the workspace's undo log (an undo itself).
     unlogged: bool,
 }
 
-impl Transaction {
+impl<'a> Transaction<'a> {
     /// An empty transaction.
-    pub fn new() -> Transaction {
+    pub fn new() -> Transaction<'a> {
         Transaction::default()
     }
 
     /// An empty transaction that the undo log does not record (what `undo` commits).
-    pub fn unlogged() -> Transaction {
+    pub fn unlogged() -> Transaction<'a> {
         Transaction {
             unlogged: true,
             ..Transaction::default()
@@ -68,8 +69,8 @@ impl Transaction {
     ) {
         self.changes.push(Change::Write {
             target: target.clone(),
-            expected,
-            bytes,
+            expected: expected.map(Into::into),
+            bytes: bytes.into(),
             mode,
         });
     }
@@ -81,11 +82,52 @@ impl Transaction {
         self.restore(target, expected, bytes, None);
     }
 
+    /// [`Transaction::write`] with contents that may be borrowed: nothing is copied.
+    pub fn write_cow(
+        &mut self,
+        target: &Target,
+        expected: Option<Cow<'a, [u8]>>,
+        bytes: Cow<'a, [u8]>,
+    ) {
+        self.changes.push(Change::Write {
+            target: target.clone(),
+            expected,
+            bytes,
+            mode: None,
+        });
+    }
+
+    /// [`Transaction::delete`] with contents that may be borrowed.
+    pub fn delete_cow(&mut self, target: &Target, expected: Cow<'a, [u8]>) {
+        self.changes.push(Change::Delete {
+            target: target.clone(),
+            expected,
+        });
+    }
+
+    /// [`Transaction::rename`] with contents that may be borrowed.
+    pub fn rename_cow(
+        &mut self,
+        from: &Target,
+        expected: Cow<'a, [u8]>,
+        to: &Target,
+        bytes: Cow<'a, [u8]>,
+        overwrite: bool,
+    ) {
+        self.changes.push(Change::Rename {
+            from: from.clone(),
+            expected,
+            to: to.clone(),
+            bytes,
+            overwrite,
+        });
+    }
+
     /// Delete `target` (expected = the bytes the caller read).
     pub fn delete(&mut self, target: &Target, expected: Vec<u8>) {
         self.changes.push(Change::Delete {
             target: target.clone(),
-            expected,
+            expected: expected.into(),
         });
     }
 
@@ -101,9 +143,9 @@ impl Transaction {
     ) {
         self.changes.push(Change::Rename {
             from: from.clone(),
-            expected,
+            expected: expected.into(),
             to: to.clone(),
-            bytes,
+            bytes: bytes.into(),
             overwrite,
         });
     }
@@ -140,7 +182,7 @@ impl Transaction {
     }
 
     /// Checks every change against the disk and turns it into low-level operations.
-    fn validate(self, ws: &Workspace) -> Result<Vec<Op>, FsError> {
+    fn validate(self, ws: &Workspace) -> Result<Vec<Op<'a>>, FsError> {
         let mut seen: HashSet<&Path> = HashSet::new();
         for change in &self.changes {
             let targets: Vec<&Target> = match change {
@@ -168,42 +210,46 @@ impl Transaction {
             match change {
                 Change::Write {
                     target,
-                    expected,
+                    expected: None,
                     bytes,
                     mode,
                 } => {
-                    let current = Existing::inspect(ws.root(), &target)?;
-                    match (expected, current) {
-                        (None, None) => {
-                            stage::check_parent(&target)?;
-                            ops.push(Op::create(target, bytes, mode.map(Attrs::from_mode)));
-                        }
-                        (None, Some(_)) => {
-                            return Err(FsError::Exists {
-                                path: target.display,
-                            })
-                        }
-                        (Some(_), None) => {
+                    if Existing::inspect(ws.root(), &target)?.is_some() {
+                        return Err(FsError::Exists {
+                            path: target.display,
+                        });
+                    }
+                    stage::check_parent(&target)?;
+                    ops.push(Op::create(target, bytes, mode.map(Attrs::from_mode)));
+                }
+                Change::Write {
+                    target,
+                    expected: Some(expected),
+                    bytes,
+                    mode,
+                } => {
+                    // Compared while read: the file's bytes are the caller's, never a copy.
+                    let mut current = match Existing::holding(ws.root(), &target, expected)? {
+                        Found::Missing => {
                             return Err(FsError::NotFound {
                                 path: target.display,
                             })
                         }
-                        (Some(expected), Some(mut current)) => {
-                            if current.bytes != expected {
-                                return Err(FsError::Changed {
-                                    path: target.display,
-                                });
-                            }
-                            writable(&target, &current)?;
-                            if let Some(mode) = mode {
-                                current.attrs = current.attrs.clone().with_mode(mode);
-                            }
-                            ops.push(Op::replace(target, bytes, current));
+                        Found::Differs => {
+                            return Err(FsError::Changed {
+                                path: target.display,
+                            })
                         }
+                        Found::Holds(current) => current,
+                    };
+                    writable(&target, &current)?;
+                    if let Some(mode) = mode {
+                        current.attrs = current.attrs.clone().with_mode(mode);
                     }
+                    ops.push(Op::replace(target, bytes, current));
                 }
                 Change::Delete { target, expected } => {
-                    let current = expect_bytes(ws.root(), &target, &expected)?;
+                    let current = expect_bytes(ws.root(), &target, expected)?;
                     ops.push(Op::remove(target, current));
                 }
                 Change::Rename {
@@ -213,7 +259,7 @@ impl Transaction {
                     bytes,
                     overwrite,
                 } => {
-                    let source = expect_bytes(ws.root(), &from, &expected)?;
+                    let source = expect_bytes(ws.root(), &from, expected)?;
                     if from.real == to.real {
                         // A rename onto itself is a rewrite.
                         ops.push(Op::replace(from, bytes, source));
@@ -241,15 +287,19 @@ impl Transaction {
 }
 
 /// The current state of `target`, which must exist and hold exactly `expected`.
-fn expect_bytes(root: &Path, target: &Target, expected: &[u8]) -> Result<Existing, FsError> {
-    match Existing::inspect(root, target)? {
-        None => Err(FsError::NotFound {
+fn expect_bytes<'a>(
+    root: &Path,
+    target: &Target,
+    expected: Cow<'a, [u8]>,
+) -> Result<Existing<'a>, FsError> {
+    match Existing::holding(root, target, expected)? {
+        Found::Missing => Err(FsError::NotFound {
             path: target.display.clone(),
         }),
-        Some(current) if current.bytes != expected => Err(FsError::Changed {
+        Found::Differs => Err(FsError::Changed {
             path: target.display.clone(),
         }),
-        Some(current) => writable(target, &current).map(|()| current),
+        Found::Holds(current) => writable(target, &current).map(|()| current),
     }
 }
 

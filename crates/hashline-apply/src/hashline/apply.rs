@@ -42,7 +42,7 @@ pub(crate) fn apply_hunks(
     hunks: &[Hunk],
     ctx: BlockCtx<'_>,
 ) -> Result<Applied, HashlineError> {
-    let lines: Vec<&str> = file.lines().collect();
+    let lines: Vec<&str> = file.line_slices();
     let lowered = lower(file.text(), &lines, hunks, ctx)?;
     let spliced = splice_file(file, &lines, &lowered.edits).map_err(splice_error)?;
     Ok(Applied {

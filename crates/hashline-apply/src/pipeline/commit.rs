@@ -1,6 +1,8 @@
 //! The write: every staged file of a call in one [`Transaction`], all or nothing, then the
 //! session store.
 
+use std::borrow::Cow;
+
 use hashline_core::ErrorCode;
 use hashline_state::{SnapshotStore, StoreError};
 
@@ -14,19 +16,19 @@ pub(crate) enum Landing<'a> {
     /// Rewritten in place; the bytes read (the commit refuses if the file changed since).
     Update {
         /// The bytes read.
-        expected: Vec<u8>,
+        expected: Cow<'a, [u8]>,
     },
     /// Created (it did not exist when read).
     Create,
     /// Deleted; the bytes read.
     Delete {
         /// The bytes read.
-        expected: Vec<u8>,
+        expected: Cow<'a, [u8]>,
     },
     /// Moved to `dest` with the new bytes.
     Rename {
         /// The bytes read.
-        expected: Vec<u8>,
+        expected: Cow<'a, [u8]>,
         /// Where the file goes.
         dest: &'a Target,
         /// Replace an existing `dest`.
@@ -42,7 +44,7 @@ pub(crate) struct Staged<'a> {
     /// How it lands.
     pub landing: Landing<'a>,
     /// The bytes to write (unused by a delete).
-    pub bytes: Vec<u8>,
+    pub bytes: Cow<'a, [u8]>,
     /// The new LF text as the next read shows it: what the store records (unused by a delete).
     pub text: &'a str,
 }
@@ -122,17 +124,17 @@ impl CommitError {
 /// fails). `Ok` holds the store's worded failures, one list per staged file.
 pub(crate) fn commit(
     disk: &dyn Disk,
-    mut staged: Vec<Staged<'_>>,
+    staged: Vec<Staged<'_>>,
     recorder: &Recorder<'_>,
 ) -> Result<Vec<Vec<String>>, CommitError> {
     let mut changes = Vec::with_capacity(staged.len());
-    for s in &mut staged {
-        let bytes = std::mem::take(&mut s.bytes);
+    for s in &staged {
+        let bytes = Cow::Borrowed(&s.bytes[..]);
         let target = s.target;
-        changes.push(match &mut s.landing {
+        changes.push(match &s.landing {
             Landing::Update { expected } => Change::Write {
                 target,
-                expected: Some(std::mem::take(expected)),
+                expected: Some(Cow::Borrowed(&expected[..])),
                 bytes,
             },
             Landing::Create => Change::Write {
@@ -142,7 +144,7 @@ pub(crate) fn commit(
             },
             Landing::Delete { expected } => Change::Delete {
                 target,
-                expected: std::mem::take(expected),
+                expected: Cow::Borrowed(&expected[..]),
             },
             Landing::Rename {
                 expected,
@@ -150,7 +152,7 @@ pub(crate) fn commit(
                 overwrite,
             } => Change::Rename {
                 target,
-                expected: std::mem::take(expected),
+                expected: Cow::Borrowed(&expected[..]),
                 dest,
                 bytes,
                 overwrite: *overwrite,
@@ -180,13 +182,13 @@ mod tests {
         format!("store: {e}")
     }
 
-    fn update<'a>(target: &'a Target, old: &str, new: &'a str) -> Staged<'a> {
+    fn update<'a>(target: &'a Target, old: &'a str, new: &'a str) -> Staged<'a> {
         Staged {
             target,
             landing: Landing::Update {
-                expected: old.as_bytes().to_vec(),
+                expected: Cow::Borrowed(old.as_bytes()),
             },
-            bytes: new.as_bytes().to_vec(),
+            bytes: Cow::Borrowed(new.as_bytes()),
             text: new,
         }
     }
@@ -272,7 +274,7 @@ mod tests {
             Staged {
                 target: &created,
                 landing: Landing::Create,
-                bytes: b"c\n".to_vec(),
+                bytes: Cow::Borrowed(b"c\n"),
                 text: "c\n",
             },
             update(&b, "b\n", "B\n"),
@@ -296,11 +298,11 @@ mod tests {
         let staged = vec![Staged {
             target: &a,
             landing: Landing::Rename {
-                expected: b"a\n".to_vec(),
+                expected: Cow::Borrowed(b"a\n"),
                 dest: &dest,
                 overwrite: false,
             },
-            bytes: b"b\n".to_vec(),
+            bytes: Cow::Borrowed(b"b\n"),
             text: "b\n",
         }];
         lock_and_commit(&ws, staged, &recorder).expect("commit");

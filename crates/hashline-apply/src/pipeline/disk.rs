@@ -2,6 +2,7 @@
 //! directory, confined, locked, journaled), or in-memory files ([`MemoryDisk`]) for library
 //! callers, tests and conformance runs. A caller may implement it for its own file system.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -39,7 +40,8 @@ impl Entry {
 }
 
 /// One change of a [`Disk::write`] call. Every `expected` is the content the caller read: the
-/// write is refused ([`FsError::Changed`]) when the file no longer holds it.
+/// write is refused ([`FsError::Changed`]) when the file no longer holds it. Contents are
+/// borrowed or owned ([`Cow`]): a caller that keeps its texts lends them, uncopied.
 #[derive(Debug)]
 pub enum Change<'a> {
     /// Create (`expected: None`: the file must not exist) or replace the file.
@@ -47,27 +49,27 @@ pub enum Change<'a> {
         /// The file.
         target: &'a Target,
         /// Its content as read (`None`: it did not exist).
-        expected: Option<Vec<u8>>,
+        expected: Option<Cow<'a, [u8]>>,
         /// The new content.
-        bytes: Vec<u8>,
+        bytes: Cow<'a, [u8]>,
     },
     /// Remove the file.
     Delete {
         /// The file.
         target: &'a Target,
         /// Its content as read.
-        expected: Vec<u8>,
+        expected: Cow<'a, [u8]>,
     },
     /// Move the file to `dest` with new content.
     Rename {
         /// The file.
         target: &'a Target,
         /// Its content as read.
-        expected: Vec<u8>,
+        expected: Cow<'a, [u8]>,
         /// Where it goes.
         dest: &'a Target,
         /// The new content.
-        bytes: Vec<u8>,
+        bytes: Cow<'a, [u8]>,
         /// Replace an existing `dest` (else [`FsError::Exists`]).
         overwrite: bool,
     },
@@ -163,15 +165,15 @@ impl Disk for Workspace {
                     target,
                     expected,
                     bytes,
-                } => tx.write(target, expected, bytes),
-                Change::Delete { target, expected } => tx.delete(target, expected),
+                } => tx.write_cow(target, expected, bytes),
+                Change::Delete { target, expected } => tx.delete_cow(target, expected),
                 Change::Rename {
                     target,
                     expected,
                     dest,
                     bytes,
                     overwrite,
-                } => tx.rename(target, expected, dest, bytes, overwrite),
+                } => tx.rename_cow(target, expected, dest, bytes, overwrite),
             }
         }
         tx.commit(self)
@@ -336,12 +338,12 @@ impl Disk for MemoryDisk {
                 Change::Write {
                     target, expected, ..
                 } => {
-                    if files.get(&target.key) != expected.as_ref() {
+                    if files.get(&target.key).map(Vec::as_slice) != expected.as_deref() {
                         return Err(changed(target));
                     }
                 }
                 Change::Delete { target, expected } => {
-                    if files.get(&target.key) != Some(expected) {
+                    if files.get(&target.key).map(Vec::as_slice) != Some(&expected[..]) {
                         return Err(changed(target));
                     }
                 }
@@ -352,7 +354,7 @@ impl Disk for MemoryDisk {
                     overwrite,
                     ..
                 } => {
-                    if files.get(&target.key) != Some(expected) {
+                    if files.get(&target.key).map(Vec::as_slice) != Some(&expected[..]) {
                         return Err(changed(target));
                     }
                     if !overwrite && dest.key != target.key && files.contains_key(&dest.key) {
@@ -366,7 +368,7 @@ impl Disk for MemoryDisk {
         for change in changes {
             match change {
                 Change::Write { target, bytes, .. } => {
-                    files.insert(target.key.clone(), bytes);
+                    files.insert(target.key.clone(), bytes.into_owned());
                 }
                 Change::Delete { target, .. } => {
                     files.remove(&target.key);
@@ -378,7 +380,7 @@ impl Disk for MemoryDisk {
                     ..
                 } => {
                     files.remove(&target.key);
-                    files.insert(dest.key.clone(), bytes);
+                    files.insert(dest.key.clone(), bytes.into_owned());
                 }
             }
         }
@@ -430,12 +432,12 @@ mod tests {
         let stale = disk.write(vec![
             Change::Write {
                 target: &a,
-                expected: Some(b"1".to_vec()),
-                bytes: b"one".to_vec(),
+                expected: Some(b"1".to_vec().into()),
+                bytes: b"one".to_vec().into(),
             },
             Change::Delete {
                 target: &b,
-                expected: b"not 2".to_vec(),
+                expected: Cow::Borrowed(b"not 2"),
             },
         ]);
         assert!(matches!(stale, Err(FsError::Changed { .. })));
@@ -443,9 +445,9 @@ mod tests {
         let c = target(&disk, "c");
         disk.write(vec![Change::Rename {
             target: &b,
-            expected: b"2".to_vec(),
+            expected: b"2".to_vec().into(),
             dest: &c,
-            bytes: b"two".to_vec(),
+            bytes: b"two".to_vec().into(),
             overwrite: false,
         }])
         .expect("rename");

@@ -6,6 +6,8 @@
 //! splices, runs the guard, encodes with the re-read rule; then commits every changed file in
 //! one transaction and records the new texts. The front end renders what came back.
 
+use std::borrow::Cow;
+
 use hashline_core::name::{self, UnsafeName};
 use hashline_core::Edit;
 use hashline_state::{SnapshotStore, StoreError};
@@ -132,8 +134,10 @@ struct Checked {
     new_text: String,
     warnings: Vec<String>,
     noop: bool,
-    old_bytes: Vec<u8>,
-    new_bytes: Vec<u8>,
+    /// `None`: the bytes of `old_text`.
+    old_bytes: Option<Vec<u8>>,
+    /// `None`: the bytes of `new_text`.
+    new_bytes: Option<Vec<u8>>,
 }
 
 impl Checked {
@@ -144,8 +148,8 @@ impl Checked {
             new_text: String::new(),
             warnings: Vec::new(),
             noop: false,
-            old_bytes,
-            new_bytes: Vec::new(),
+            old_bytes: Some(old_bytes),
+            new_bytes: Some(Vec::new()),
         }
     }
 }
@@ -158,7 +162,7 @@ fn check<F: FrontEnd>(
     mut plan: EditPlan,
     guard: &GuardOptions<'_>,
 ) -> Result<Checked, F::Error> {
-    let lines: Vec<&str> = plan.file.lines().collect();
+    let lines: Vec<&str> = plan.file.line_slices();
     let spliced = match plan.spliced.take() {
         Some(s) => s,
         None => splice_file(&plan.file, &lines, &plan.edits).map_err(|e| front.splice_error(e))?,
@@ -178,7 +182,15 @@ fn check<F: FrontEnd>(
     let encoded = checked.encoded;
     // Reported = re-read: the tag, the anchors and the recorded text are the next read's.
     let reread = encoded.reread.is_some().then_some(encoded.reread_warning);
-    let new_text = encoded.reread.unwrap_or(checked.text);
+    // The bytes written are the spliced text's unless encoding made others; a text a read
+    // shows differently is reported and recorded instead.
+    let (new_text, new_bytes) = match encoded.reread {
+        Some(shown) => (
+            shown,
+            Some(encoded.bytes.unwrap_or_else(|| checked.text.into_bytes())),
+        ),
+        None => (checked.text, encoded.bytes),
+    };
     let result = Guarded {
         plan: &plan,
         new_text: &new_text,
@@ -192,7 +204,7 @@ fn check<F: FrontEnd>(
     if let Some(why) = reread {
         warnings.push(why.to_string());
     }
-    let (old_bytes, old_text) = plan.file.into_parts();
+    let (old_text, old_bytes) = plan.file.into_parts();
     Ok(Checked {
         land: plan.land,
         noop: new_text == old_text && !matches!(plan.land, Land::Move { .. } | Land::Create),
@@ -200,7 +212,7 @@ fn check<F: FrontEnd>(
         new_text,
         warnings,
         old_bytes,
-        new_bytes: encoded.bytes,
+        new_bytes,
     })
 }
 
@@ -212,20 +224,14 @@ fn commit<F: FrontEnd>(
     front: &F,
     done: &mut [Done],
 ) -> Result<(), F::Error> {
-    // The bytes move into the transaction: the report needs only the texts.
-    let moved: Vec<(usize, Vec<u8>, Vec<u8>)> = done
-        .iter_mut()
-        .enumerate()
-        .filter(|(_, d)| !d.noop)
-        .map(|(i, d)| {
-            let old = std::mem::take(&mut d.old_bytes);
-            (i, old, std::mem::take(&mut d.new_bytes))
-        })
-        .collect();
-    let staged: Vec<Staged<'_>> = moved
-        .into_iter()
-        .map(|(i, expected, bytes)| {
+    // The transaction borrows the bytes (a plain file's are its texts): nothing is copied.
+    let changed: Vec<usize> = (0..done.len()).filter(|&i| !done[i].noop).collect();
+    let staged: Vec<Staged<'_>> = changed
+        .iter()
+        .map(|&i| {
             let d = &done[i];
+            let expected = Cow::Borrowed(d.old_bytes());
+            let bytes = Cow::Borrowed(d.new_bytes());
             let landing = match (d.land, &d.dest) {
                 (Land::Delete, _) => Landing::Delete { expected },
                 (Land::Create, _) => Landing::Create,
@@ -244,7 +250,6 @@ fn commit<F: FrontEnd>(
             }
         })
         .collect();
-    let changed: Vec<usize> = (0..done.len()).filter(|&i| !done[i].noop).collect();
     let word = |e: &StoreError| front.store_warning(e);
     let recorder = Recorder {
         store,

@@ -127,6 +127,6 @@ pub(crate) fn read_text(
     text_only(&file.target.display, &bytes, "read", nul)?;
     Ok(Some(match decoding {
         Decoding::Utf8 => TextFile::decode_text(bytes),
-        Decoding::Legacy => decode(bytes, decoding).into_parts().1,
+        Decoding::Legacy => decode(bytes, decoding).into_text(),
     }))
 }

@@ -113,8 +113,26 @@ pub(crate) struct Done {
     pub warnings: Vec<String>,
     /// The call leaves the file as it was.
     pub noop: bool,
-    pub(super) old_bytes: Vec<u8>,
-    pub(super) new_bytes: Vec<u8>,
+    /// The bytes read; `None`: those of `old_text`.
+    pub(super) old_bytes: Option<Vec<u8>>,
+    /// The bytes to write; `None`: those of `new_text`.
+    pub(super) new_bytes: Option<Vec<u8>>,
+}
+
+impl Done {
+    /// The bytes read.
+    pub(super) fn old_bytes(&self) -> &[u8] {
+        self.old_bytes
+            .as_deref()
+            .unwrap_or(self.old_text.as_bytes())
+    }
+
+    /// The bytes to write.
+    pub(super) fn new_bytes(&self) -> &[u8] {
+        self.new_bytes
+            .as_deref()
+            .unwrap_or(self.new_text.as_bytes())
+    }
 }
 
 /// What a dialect supplies: its request's files, its checks and plans, its seed's words.

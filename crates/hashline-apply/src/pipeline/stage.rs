@@ -35,7 +35,8 @@ pub(crate) struct Front<'a> {
 /// One file's edits spliced in memory.
 #[derive(Debug, Clone)]
 pub(crate) struct Spliced {
-    /// The output lines, in terms of the original lines.
+    /// The output lines, in terms of the original lines (empty for a
+    /// [plain](TextFile::is_plain) file, whose new bytes are its new text).
     pub out: Vec<OutLine>,
     /// The new LF text.
     pub text: String,
@@ -48,6 +49,15 @@ pub(crate) fn splice_file(
     edits: &[Edit],
 ) -> Result<Spliced, SpliceError> {
     let out = splice(lines, edits)?;
+    // A plain file's bytes are its text: its output lines are not needed to encode it, and
+    // are gone before the new text is built.
+    if file.is_plain() {
+        let text = file.render_owned(out);
+        return Ok(Spliced {
+            out: Vec::new(),
+            text,
+        });
+    }
     let text = file.render_text(&out);
     Ok(Spliced { out, text })
 }
@@ -75,11 +85,15 @@ pub(crate) fn guard_and_encode(
     opts: &GuardOptions<'_>,
 ) -> Result<Checked, GuardRefusal> {
     let opts = opts.allowing_syntax_errors(front.allow_syntax_errors);
-    let warnings = guard(front, file.text(), lines, edits, &spliced.text, &opts)?;
-    let encoded = encode(front.path, file, &spliced.out, &spliced.text)?;
+    // Encoded before the guard runs (its refusal still comes after the guard's) so that the
+    // output lines are gone while the guard holds both texts.
+    let Spliced { out, text } = spliced;
+    let encoded = encode(front.path, file, &out, &text);
+    drop(out);
+    let warnings = guard(front, file.text(), lines, edits, &text, &opts)?;
     Ok(Checked {
-        text: spliced.text,
-        encoded,
+        text,
+        encoded: encoded?,
         warnings,
     })
 }
@@ -108,8 +122,9 @@ fn guard(
 /// A spliced file encoded for the disk.
 #[derive(Debug, Clone)]
 pub(crate) struct Encoded {
-    /// The bytes to write (untouched lines keep theirs).
-    pub bytes: Vec<u8>,
+    /// The bytes to write (untouched lines keep theirs); `None`: they are the spliced text's
+    /// (a [plain](TextFile::is_plain) file: no copy is made).
+    pub bytes: Option<Vec<u8>>,
     /// The warning naming new lines whose undecodable original bytes are gone, if any.
     pub lost_bytes: Option<String>,
     /// What the next read will show when that differs from the spliced text (a `\r` inside a
@@ -142,9 +157,9 @@ fn encode(
             ),
         });
     }
-    let bytes = file.encode(out);
+    let bytes = (!file.is_plain()).then(|| file.encode(out));
     let lost_bytes = file.lost_bytes_warning(out);
-    let reread = file.reread(text, &bytes);
+    let reread = file.reread(text, bytes.as_deref().unwrap_or(text.as_bytes()));
     let reread_warning = if file.charset().is_some() {
         REREAD_CHARSET
     } else {
@@ -176,7 +191,7 @@ mod tests {
 
     fn run(bytes: &[u8], edit: Edit) -> Result<Checked, GuardRefusal> {
         let file = TextFile::decode(bytes.to_vec());
-        let lines: Vec<&str> = file.lines().collect();
+        let lines: Vec<&str> = file.line_slices();
         let edits = vec![edit];
         let spliced = splice_file(&file, &lines, &edits).expect("splice");
         let anchor = |n: usize| format!("{n}:{}", lines.get(n - 1).copied().unwrap_or(""));
@@ -200,8 +215,22 @@ mod tests {
     fn untouched_lines_keep_their_endings() {
         let checked = run(b"a\r\nb\r\nc\r\n", replace(2, &["B"])).expect("checked");
         assert_eq!(checked.text, "a\nB\nc\n");
-        assert_eq!(checked.encoded.bytes, b"a\r\nB\r\nc\r\n");
+        assert_eq!(
+            checked.encoded.bytes.as_deref(),
+            Some(&b"a\r\nB\r\nc\r\n"[..])
+        );
         assert_eq!(checked.encoded.reread, None);
+    }
+
+    #[test]
+    fn a_plain_file_is_written_as_its_new_text() {
+        let checked = run(b"a\nb\nc\n", replace(2, &["B"])).expect("checked");
+        assert_eq!(checked.text, "a\nB\nc\n");
+        assert_eq!(checked.encoded.bytes, None);
+        let bom = run(b"a\nb\n", replace(1, &["\u{FEFF}a"])).expect("checked");
+        assert_eq!(bom.encoded.bytes, None);
+        assert_eq!(bom.text, "\u{FEFF}a\nb\n");
+        assert_eq!(bom.encoded.reread.as_deref(), Some("a\nb\n"));
     }
 
     #[test]

@@ -316,8 +316,7 @@ impl FrontEnd for StrReplace {
                     return Err(self.write_denied());
                 }
                 let Some(before) = entry.before else {
-                    let (bytes, _) = file.into_parts();
-                    return Ok(Plan::Delete(bytes));
+                    return Ok(Plan::Delete(file.into_bytes()));
                 };
                 let edits = lower(file.text(), &before, 0, 0).into_iter().collect();
                 Ok(Plan::Edit(EditPlan {

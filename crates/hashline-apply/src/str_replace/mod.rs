@@ -285,7 +285,7 @@ fn view(
         .read(&opened.target)
         .map_err(|e| fs_refusal(&e, shown))?
         .ok_or_else(|| missing(shown))?;
-    let text = validate(bytes, shown, max_bytes)?.into_parts().1;
+    let text = validate(bytes, shown, max_bytes)?.into_text();
     let mut warnings = Vec::new();
     if let Err(e) = store.record(&opened.target.key, &text) {
         warnings.push(crate::not_recorded("The file was read", &e));

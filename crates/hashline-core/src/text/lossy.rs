@@ -30,7 +30,7 @@ impl TextFile {
             return Some(l);
         }
         let first = *candidates.first()?;
-        let bytes = |i: usize| &self.bytes[self.lines[i].0.clone()];
+        let bytes = |i: usize| &self.bytes()[self.lines.range(i)];
         candidates
             .iter()
             .all(|&i| bytes(i) == bytes(first))
@@ -83,7 +83,7 @@ impl TextFile {
 
     /// Line `i` as a read shows it.
     fn shown(&self, i: usize) -> Cow<'_, str> {
-        String::from_utf8_lossy(&self.bytes[self.lines[i].0.clone()])
+        String::from_utf8_lossy(&self.bytes()[self.lines.range(i)])
     }
 }
 

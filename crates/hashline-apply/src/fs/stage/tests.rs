@@ -12,7 +12,7 @@ fn target(root: &Path, rel: &str) -> Target {
     }
 }
 
-fn existing(root: &Path, rel: &str) -> Existing {
+fn existing(root: &Path, rel: &str) -> Existing<'static> {
     Existing::inspect(root, &target(root, rel))
         .expect("inspect")
         .expect("file exists")
@@ -66,14 +66,14 @@ fn late_failure_restores_replaced_created_and_removed_files() {
     let ops = vec![
         Op::replace(
             target(root, "a.txt"),
-            b"a2\n".to_vec(),
+            b"a2\n".to_vec().into(),
             existing(root, "a.txt"),
         ),
-        Op::create(target(root, "new/sub/n.txt"), b"n\n".to_vec(), None),
+        Op::create(target(root, "new/sub/n.txt"), b"n\n".to_vec().into(), None),
         Op::remove(target(root, "del.txt"), existing(root, "del.txt")),
         Op::replace(
             target(root, "last.txt"),
-            b"l2\n".to_vec(),
+            b"l2\n".to_vec().into(),
             existing(root, "last.txt"),
         ),
     ];
@@ -115,12 +115,12 @@ fn late_failure_rewrites_hard_linked_file_back_in_place() {
     let ops = vec![
         Op::replace(
             target(root, "one.txt"),
-            b"changed\n".to_vec(),
+            b"changed\n".to_vec().into(),
             existing(root, "one.txt"),
         ),
         Op::replace(
             target(root, "taken.txt"),
-            b"mine\n".to_vec(),
+            b"mine\n".to_vec().into(),
             existing(root, "taken.txt"),
         ),
     ];
@@ -152,11 +152,11 @@ fn staging_failure_changes_nothing() {
     let ops = vec![
         Op::replace(
             target(root, "a.txt"),
-            b"a2\n".to_vec(),
+            b"a2\n".to_vec().into(),
             existing(root, "a.txt"),
         ),
-        Op::create(target(root, "made/x.txt"), b"x\n".to_vec(), None),
-        Op::create(target(root, "file/inner.txt"), b"x\n".to_vec(), None),
+        Op::create(target(root, "made/x.txt"), b"x\n".to_vec().into(), None),
+        Op::create(target(root, "file/inner.txt"), b"x\n".to_vec().into(), None),
     ];
     assert_eq!(
         run_in(root, ops)
@@ -179,12 +179,12 @@ fn a_file_changed_after_validation_is_refused_as_stale() {
     let ops = vec![
         Op::replace(
             target(root, "a.txt"),
-            b"a2\n".to_vec(),
+            b"a2\n".to_vec().into(),
             existing(root, "a.txt"),
         ),
         Op::replace(
             target(root, "b.txt"),
-            b"b2\n".to_vec(),
+            b"b2\n".to_vec().into(),
             existing(root, "b.txt"),
         ),
     ];
