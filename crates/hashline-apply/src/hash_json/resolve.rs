@@ -44,17 +44,25 @@ impl<'a> Version<'a> {
         self.text.ends_with('\n')
     }
 
-    fn index(&self) -> Index<'_> {
+    /// The lines (1-based) of each hash that `items` name, found in one scan of the version's
+    /// hashes: only the named ones are kept (a million-line file is not indexed whole for a
+    /// request that names two lines, once per version it tries).
+    fn index<'s>(&'s self, items: &'s [EditItem]) -> Index<'s> {
         let mut map = Index::default();
+        for a in items.iter().flat_map(anchors_of) {
+            map.entry(a.as_str()).or_default();
+        }
         for (i, h) in self.hashes.iter().enumerate() {
-            map.entry(h.as_str()).or_default().push(i + 1);
+            if let Some(lines) = map.get_mut(h.as_str()) {
+                lines.push(i + 1);
+            }
         }
         map
     }
 
     /// Whether every anchor of `items` names exactly one line of this version.
     pub fn fits(&self, items: &[EditItem]) -> bool {
-        let index = self.index();
+        let index = self.index(items);
         items
             .iter()
             .flat_map(anchors_of)
@@ -89,7 +97,7 @@ enum Failure<'i> {
 /// Resolve every item against `v`. Refusals: a reversed range or an empty insert (thrown at
 /// once, as the peer does), else one stale/ambiguous report covering every failed anchor.
 pub(crate) fn resolve(items: &[EditItem], v: &Version<'_>) -> Result<Vec<Place>, Refusal> {
-    let index = v.index();
+    let index = v.index(items);
     let mut failures: Vec<Failure<'_>> = Vec::new();
     let mut places = Vec::with_capacity(items.len());
     let find = |a: &Anchor| -> Option<usize> {
