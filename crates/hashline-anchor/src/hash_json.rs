@@ -147,6 +147,15 @@ impl<'a> LineHasher<'a> {
         LineHasher::default()
     }
 
+    /// A hasher positioned before line 1, sized for a text of `lines` lines (a million-line
+    /// file then never rehashes its counters while it grows).
+    pub fn with_capacity(lines: usize) -> LineHasher<'a> {
+        LineHasher {
+            line_no: 0,
+            seen: HashMap::with_capacity_and_hasher(lines, Default::default()),
+        }
+    }
+
     /// Advances past the next entry without hashing it, keeping the occurrence counters
     /// exactly as [`LineHasher::push`] would (for lines before a read window).
     pub fn skip(&mut self, line: &'a str) {
@@ -187,8 +196,11 @@ impl<'a> LineHasher<'a> {
 
 /// The hashes of every entry of `text.split('\n')`, sentinel included.
 pub fn hash_lines(text: &str) -> Vec<LineHash> {
-    let mut hasher = LineHasher::new();
-    text.split('\n').map(|line| hasher.push(line)).collect()
+    let entries = memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1;
+    let mut hasher = LineHasher::with_capacity(entries);
+    let mut out = Vec::with_capacity(entries);
+    out.extend(text.split('\n').map(|line| hasher.push(line)));
+    out
 }
 
 /// [`hash_lines`] as strings: one per entry of `text.split('\n')`, sentinel included.
