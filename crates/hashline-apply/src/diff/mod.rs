@@ -17,7 +17,7 @@ use std::ops::Range;
 use hashline_core::{OutLine, TextFile};
 use imara_diff::{Algorithm, Diff, InternedInput};
 
-pub use numbered::{compact_preview, first_changed_line, numbered};
+pub use numbered::{compact_preview, first_change_in, first_changed_line, numbered};
 pub use unified::unified;
 
 /// One changed region of a line diff: `old` lines were replaced by `new` lines (0-based,

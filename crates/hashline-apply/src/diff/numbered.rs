@@ -109,6 +109,15 @@ pub fn first_changed_line(old: &str, new: &str) -> Option<usize> {
         .map(|h| t.skip + h.new.start + 1)
 }
 
+/// [`first_changed_line`] read off a [`numbered`] diff of the same texts (its first `+N|` or
+/// `-N|` row: before the first change both sides number alike), without diffing again.
+pub fn first_change_in(numbered: &str) -> Option<usize> {
+    numbered.split('\n').find_map(|row| {
+        let rest = row.strip_prefix('+').or_else(|| row.strip_prefix('-'))?;
+        rest.split_once('|')?.0.parse().ok()
+    })
+}
+
 /// The compact preview of a [`numbered`] diff: `+N|T` → `+N:T`, `-N|T` → `-N:T`, and a context
 /// row ` N|T` → ` K:T` where `K` is the post-edit line number (`N` + added − removed so far).
 /// Rows of any other shape pass unchanged.
@@ -229,5 +238,20 @@ mod tests {
         }
         assert_eq!(first_changed_line(old, new), Some(2));
         assert_eq!(first_changed_line(old, old), None);
+        for (a, b) in [
+            (old, new),
+            (old, old),
+            ("a\nb\nc\n", "a\nc\n"),
+            ("a\nb", "a\nb\n"),
+            ("", "x\n"),
+            ("x\n", ""),
+            ("1\n2\n3\n4\n5\n6\n7\n", "1\n2\n3\nX\n5\n6\nY\n"),
+        ] {
+            assert_eq!(
+                first_change_in(&numbered(a, b)),
+                first_changed_line(a, b),
+                "{a:?} {b:?}"
+            );
+        }
     }
 }

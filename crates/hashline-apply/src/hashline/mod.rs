@@ -33,7 +33,7 @@ use hashline_state::SnapshotStore;
 use hashline_anchor::tag::file_tag;
 
 use crate::anchors::AnchorForm;
-use crate::diff::{first_changed_line, numbered};
+use crate::diff::{first_change_in, numbered};
 use crate::pipeline::disk::MemoryDisk;
 use crate::pipeline::execute::{execute, Done, FrontEnd, Run};
 use crate::pipeline::report::{change_report, noop_report};
@@ -139,17 +139,24 @@ pub fn preview(
     if d.noop {
         return Outcome::refused(ErrorCode::Noop, messages::preview_noop(&d.target.display));
     }
+    let diff = numbered(&d.old_text, &d.new_text);
     Outcome {
         ok: true,
         code: None,
-        text: numbered(&d.old_text, &d.new_text),
+        files: vec![report(
+            d,
+            FileOp::Update,
+            false,
+            false,
+            first_change_in(&diff),
+        )],
+        text: diff,
         warnings: d.warnings.clone(),
-        files: vec![report(d, FileOp::Update, false, false)],
     }
 }
 
-fn report(d: &Done, op: FileOp, written: bool, anchors: bool) -> FileReport {
-    let first = first_changed_line(&d.old_text, &d.new_text);
+/// The report of section `d`, whose first changed line (from its numbered diff) is `first`.
+fn report(d: &Done, op: FileOp, written: bool, anchors: bool, first: Option<usize>) -> FileReport {
     let path = &d.target.display;
     let form = anchors.then_some(AnchorForm::Tag);
     change_report(path, op, (&d.old_text, &d.new_text), (first, form), written)
@@ -188,17 +195,17 @@ fn run(disk: &dyn Disk, store: &dyn SnapshotStore, input: &str, opts: &EditOptio
         .iter()
         .flat_map(|d| d.warnings.iter().cloned())
         .collect();
+    // One numbered diff per section: its preview and its first changed line.
+    let diffs: Vec<String> = done
+        .iter()
+        .map(|d| numbered(&d.old_text, &d.new_text))
+        .collect();
     let text = done
         .iter()
-        .map(|d| {
+        .zip(&diffs)
+        .map(|(d, diff)| {
             let tag = file_tag(&d.new_text);
-            result::section_text(
-                &d.target.display,
-                &tag,
-                &d.old_text,
-                &d.new_text,
-                &d.warnings,
-            )
+            result::section_text(&d.target.display, &tag, diff, &d.warnings)
         })
         .collect::<Vec<_>>()
         .join("\n\n");
@@ -209,7 +216,11 @@ fn run(disk: &dyn Disk, store: &dyn SnapshotStore, input: &str, opts: &EditOptio
         warnings,
         files: done
             .iter()
-            .map(|d| report(d, FileOp::Update, !opts.dry_run, !opts.skip_anchors))
+            .zip(&diffs)
+            .map(|(d, diff)| {
+                let first = first_change_in(diff);
+                report(d, FileOp::Update, !opts.dry_run, !opts.skip_anchors, first)
+            })
             .collect(),
     }
 }
