@@ -20,6 +20,22 @@ fn source(i: usize) -> String {
     format!("export function f{i}(a) {{\n  const b = a + {i};\n  return b > 3 ? b : {value};\n}}\n")
 }
 
+/// `ast-edit` of `void 0` → `undefined` over every JavaScript file under `root` (a preview).
+fn preview(bin: &Path, root: &Path, state: &Path) -> std::process::Command {
+    let mut cmd = hl(bin, root, state);
+    cmd.args([
+        "ast-edit",
+        "--pat",
+        "void 0",
+        "--out",
+        "undefined",
+        "--lang",
+        "js",
+    ]);
+    cmd.args(["--max-files", "1000000", "."]);
+    cmd
+}
+
 /// The series: preview alone, then preview + apply, per file count.
 pub fn series(bin: &Path, work: &Path, reps: usize) -> Result<[Vec<Point>; 2], String> {
     let mut out = [Vec::new(), Vec::new()];
@@ -33,22 +49,7 @@ pub fn series(bin: &Path, work: &Path, reps: usize) -> Result<[Vec<Point>; 2], S
                 source(i).as_bytes(),
             )?;
         }
-        let preview = |state: &Path| {
-            let mut cmd = hl(bin, &root, state);
-            cmd.args([
-                "ast-edit",
-                "--pat",
-                "void 0",
-                "--out",
-                "undefined",
-                "--lang",
-                "js",
-                "--max-files",
-                "1000000",
-                ".",
-            ]);
-            cmd
-        };
+        let preview = |state: &Path| preview(bin, &root, state);
         let only = med(reps, |r| {
             let state = work.join(format!("state-files-{r}"));
             let t = timed(|| run_null(&mut preview(&state)));
@@ -96,16 +97,7 @@ pub fn check_apply(bin: &Path, work: &Path) -> Result<(), String> {
         )?;
     }
     let state = work.join("state-files-check");
-    run_quiet(hl(bin, &root, &state).args([
-        "ast-edit",
-        "--pat",
-        "void 0",
-        "--out",
-        "undefined",
-        "--lang",
-        "js",
-        ".",
-    ]))?;
+    run_quiet(&mut preview(bin, &root, &state))?;
     run_quiet(hl(bin, &root, &state).args(["resolve", "apply"]))?;
     for i in [0usize, 100, 200] {
         let path = root.join(format!("d{}/f{i}.js", i / 100));

@@ -297,13 +297,7 @@ fn process(
         }
     };
     if rules.is_empty() {
-        return Ok(FileOutcome::Rewrite {
-            original,
-            edits: Vec::new(),
-            nested: Vec::new(),
-            gap: None,
-            tree: None,
-        });
+        return Ok(FileOutcome::untouched(original));
     }
     let lang = job.spec.lang;
     catch_unwind(AssertUnwindSafe(|| {

@@ -52,6 +52,19 @@ pub(crate) enum FileOutcome {
     },
 }
 
+impl FileOutcome {
+    /// A file searched (or not worth searching) without a match: nothing to rewrite.
+    pub(crate) fn untouched(original: Vec<u8>) -> FileOutcome {
+        FileOutcome::Rewrite {
+            original,
+            edits: Vec::new(),
+            nested: Vec::new(),
+            gap: None,
+            tree: None,
+        }
+    }
+}
+
 const BOM: &str = "\u{feff}";
 
 /// Byte offsets of line starts, for 1-based line/column lookups in O(log n).
@@ -110,13 +123,7 @@ pub(crate) fn rewrite_file(
         .iter()
         .any(|c| c.literals.iter().any(|l| l.may_match(src)))
     {
-        return Ok(FileOutcome::Rewrite {
-            original,
-            edits: Vec::new(),
-            nested: Vec::new(),
-            gap: None,
-            tree: None,
-        });
+        return Ok(FileOutcome::untouched(original));
     }
     let crlf = text
         .find('\n')

@@ -82,15 +82,19 @@ impl<'a> Trimmed<'a> {
 
     /// `hunks` of the trimmed lines in the whole texts' numbering.
     pub fn shift(&self, hunks: Vec<DiffHunk>) -> Vec<DiffHunk> {
-        let skip = self.skip;
-        hunks
-            .into_iter()
-            .map(|h| DiffHunk {
-                old: skip + h.old.start..skip + h.old.end,
-                new: skip + h.new.start..skip + h.new.end,
-            })
-            .collect()
+        shifted(hunks, self.skip)
     }
+}
+
+/// `hunks` moved down by `skip` lines on both sides.
+fn shifted(hunks: Vec<DiffHunk>, skip: usize) -> Vec<DiffHunk> {
+    hunks
+        .into_iter()
+        .map(|h| DiffHunk {
+            old: skip + h.old.start..skip + h.old.end,
+            new: skip + h.new.start..skip + h.new.end,
+        })
+        .collect()
 }
 
 /// Lines of unchanged context kept on each side of the changed middle when a long common
@@ -123,13 +127,7 @@ pub(crate) fn hunks_of(old: &[&str], new: &[&str]) -> Vec<DiffHunk> {
     } else {
         imara_hunks(old_mid, new_mid)
     };
-    hunks
-        .into_iter()
-        .map(|h| DiffHunk {
-            old: skip + h.old.start..skip + h.old.end,
-            new: skip + h.new.start..skip + h.new.end,
-        })
-        .collect()
+    shifted(hunks, skip)
 }
 
 /// Lines (on either side, after trimming) above which a middle is diffed piecewise.
