@@ -37,6 +37,8 @@
 //! span and byte-range helpers, `window` the big-file window, `hunks` the many-hunk windows, `incremental` a structural rewrite's reparse from the search's tree, `errors` the error nodes found in a
 //! tree, `python` Python's layout rules, `message` the wording and [`excerpt`].
 
+#[cfg(test)]
+mod attack_tests;
 mod check;
 mod errors;
 mod hunks;
