@@ -241,7 +241,6 @@ fn a_rewrite_that_adds_a_syntax_error_is_refused_unless_allowed() {
 /// template literals holding column-0 lines: a window of the rewritten file reads it as a
 /// template, but the reparse of the whole file sees the error, and the rewrite is refused.
 #[test]
-#[ignore = "false negative: the windows overrule the reparse that found the error"]
 fn a_rewrite_breaking_code_between_templates_is_refused() {
     let dir = tempfile::tempdir().expect("tempdir");
     let fill = |from: usize| -> String {
