@@ -74,7 +74,7 @@ fn windows_are_the_items_around_each_change() {
             (l2, 1, vec!["    this.n = 7;", "    this.n += 1;"]),
         ],
     );
-    let w = windows(&before, &after, &changes).expect("windows");
+    let w = windows(SupportLang::TypeScript, &before, &after, &changes).expect("windows");
     assert_eq!(w.len(), 2, "{w:?}");
     // `export const` starts an item (the `import …;` line above ends a statement), and so
     // does the comment after the blank line below it.
@@ -92,20 +92,20 @@ fn windows_are_the_items_around_each_change() {
 #[test]
 fn stretches_that_do_not_match_the_texts_give_no_windows() {
     let before = tricky_ts(100);
-    let (after, mut changes) = edited(&before, &[(10, 1, vec!["x;"]), (400, 1, vec!["y;"])]);
-    assert!(windows(&before, &after, &changes).is_some());
+    let (after, mut changes) = edited(&before, &[(9, 1, vec!["x;"]), (400, 1, vec!["y;"])]);
+    assert!(windows(SupportLang::TypeScript, &before, &after, &changes).is_some());
     // Claim the second change one line early: the lines between no longer agree.
     changes[1].old = 399..400;
     changes[1].new = 399..400;
-    assert!(windows(&before, &after, &changes).is_none());
+    assert!(windows(SupportLang::TypeScript, &before, &after, &changes).is_none());
     // Out of order, or past the end.
     let (a, b) = (changes[0].clone(), changes[1].clone());
-    assert!(windows(&before, &after, &[b, a]).is_none());
+    assert!(windows(SupportLang::TypeScript, &before, &after, &[b, a]).is_none());
     let far = LineChange {
         old: 1_000_000..1_000_001,
         new: 1_000_000..1_000_001,
     };
-    assert!(windows(&before, &after, &[far]).is_none());
+    assert!(windows(SupportLang::TypeScript, &before, &after, &[far]).is_none());
 }
 
 #[test]
@@ -120,7 +120,7 @@ fn windows_covering_most_of_the_text_are_not_used() {
         })
         .collect();
     let (after, changes) = edited(&before, &edits);
-    assert!(windows(&before, &after, &changes).is_none());
+    assert!(windows(SupportLang::TypeScript, &before, &after, &changes).is_none());
 }
 
 #[test]
@@ -132,7 +132,7 @@ fn an_error_in_one_of_many_hunks_is_found() {
         .collect();
     edits[5].2 = vec!["export const q = ;"];
     let (after, changes) = edited(&before, &edits);
-    assert!(windows(&before, &after, &changes).is_some());
+    assert!(windows(SupportLang::TypeScript, &before, &after, &changes).is_some());
     let issue = introduced_at_in(SupportLang::TypeScript, &before, &after, &changes);
     assert_eq!(issue.map(|i| i.line), Some(35 * 24 + 2));
     // Without the broken hunk, nothing.
@@ -281,7 +281,7 @@ fn python_layout_errors_are_found_through_the_windows() {
         .map(|f| (f * 8 + 2, 1, vec!["        b = 1"]))
         .collect();
     let (after, changes) = edited(&before, &edits);
-    assert!(windows(&before, &after, &changes).is_some());
+    assert!(windows(SupportLang::Python, &before, &after, &changes).is_some());
     assert_eq!(
         introduced_at_in(SupportLang::Python, &before, &after, &changes),
         None

@@ -1,0 +1,243 @@
+//! Which line starts of a text lie at top level: outside every string, comment, template and
+//! bracket, found by a conservative scan (`top_rows`). The many-hunk windows (`hunks`) start
+//! and end only at such lines, in the old text and in the new: a window read on its own is
+//! then read as the whole file reads it, and the text between windows reads as it did before.
+//!
+//! The scan knows each language's comments, quotes and brackets; where it cannot be sure (a
+//! raw string, JSX, a string left open at a line's end where the language closes it there, a
+//! closer that does not match its opener, text left open at the end) it gives no answer, and
+//! the whole check runs. Regex literals are not told from divisions: a bracket in one gives
+//! up (a mismatch) or keeps lines off top level; a quote in one may still mislead it.
+
+use ast_grep_language::SupportLang;
+
+/// What the scan knows of a language.
+struct Rules {
+    /// The line comment's opener.
+    line: &'static [u8],
+    /// `/* … */` comments.
+    block: bool,
+    /// Block comments nest (Rust).
+    nest: bool,
+    /// Quotes whose strings may span lines (Rust's `"`).
+    multi_quote: bool,
+    /// `"""` and `'''` strings (Python, Java).
+    triple: bool,
+    /// What a backtick opens.
+    backtick: Backtick,
+    /// A `"` right after this letter opens a raw string (`r` Rust, `R` C++): give up.
+    raw: Option<u8>,
+    /// `'` opens a char literal only when one closes it: `'a` is a lifetime (Rust).
+    lifetimes: bool,
+    /// `<` before a letter, `/` or `>` may open JSX: give up.
+    jsx: bool,
+}
+
+/// What a backtick opens.
+#[derive(Clone, Copy, PartialEq)]
+enum Backtick {
+    /// Nothing special (a plain character).
+    Plain,
+    /// A template literal with `${ … }` substitutions.
+    Template,
+    /// A raw string without escapes (Go).
+    Raw,
+}
+
+fn rules(lang: SupportLang) -> Option<Rules> {
+    let c = Rules {
+        line: b"//",
+        block: true,
+        nest: false,
+        multi_quote: false,
+        triple: false,
+        backtick: Backtick::Plain,
+        raw: None,
+        lifetimes: false,
+        jsx: false,
+    };
+    Some(match lang {
+        SupportLang::TypeScript => Rules {
+            backtick: Backtick::Template,
+            ..c
+        },
+        SupportLang::JavaScript | SupportLang::Tsx => Rules {
+            backtick: Backtick::Template,
+            jsx: true,
+            ..c
+        },
+        SupportLang::Go => Rules {
+            backtick: Backtick::Raw,
+            ..c
+        },
+        SupportLang::Rust => Rules {
+            multi_quote: true,
+            nest: true,
+            raw: Some(b'r'),
+            lifetimes: true,
+            ..c
+        },
+        SupportLang::C => c,
+        SupportLang::Cpp => Rules {
+            raw: Some(b'R'),
+            ..c
+        },
+        SupportLang::Java => Rules { triple: true, ..c },
+        SupportLang::Json => c,
+        SupportLang::Css => Rules { line: b"", ..c },
+        SupportLang::Python => Rules {
+            line: b"#",
+            block: false,
+            triple: true,
+            ..c
+        },
+        _ => return None,
+    })
+}
+
+/// Where the scan is.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    Code,
+    /// In a string closed by this quote (tripled when `.1`).
+    Str(u8, bool),
+    /// In a block comment this deep.
+    Block(usize),
+    /// In a template literal's text.
+    Template,
+    /// In a Go raw string.
+    Raw,
+}
+
+/// For each row of `text`, whether its start lies at top level (see the module docs): outside
+/// every token and bracket, and not after a line ending in `\`. `None` when the scan cannot
+/// tell, or `lang` is not one it knows.
+pub(super) fn top_rows(lang: SupportLang, text: &str) -> Option<Vec<bool>> {
+    let r = rules(lang)?;
+    let b = text.as_bytes();
+    let mut rows = vec![true];
+    let mut mode = Mode::Code;
+    // Open brackets; `$` marks a template substitution's `${`.
+    let mut stack: Vec<u8> = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let next = b.get(i + 1).copied().unwrap_or(0);
+        if c == b'\n' {
+            if let Mode::Str(_, false) = mode {
+                if !r.multi_quote {
+                    return None;
+                }
+            }
+            let continued = i > 0 && b[i - 1] == b'\\';
+            rows.push(mode == Mode::Code && stack.is_empty() && !continued);
+            i += 1;
+            continue;
+        }
+        match mode {
+            Mode::Code => {
+                if !r.line.is_empty() && b[i..].starts_with(r.line) {
+                    i = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |n| i + n);
+                    continue;
+                }
+                match c {
+                    b'\\' if next != b'\n' => i += 1,
+                    b'/' if r.block && next == b'*' => {
+                        mode = Mode::Block(1);
+                        i += 1;
+                    }
+                    b'"' | b'\'' => {
+                        let before = i.checked_sub(1).map(|p| b[p]);
+                        if r.raw.is_some()
+                            && c == b'"'
+                            && matches!(before, Some(x) if Some(x) == r.raw || x == b'#')
+                        {
+                            return None;
+                        }
+                        if r.triple && b[i..].starts_with(&[c, c, c]) {
+                            mode = Mode::Str(c, true);
+                            i += 2;
+                        } else if r.lifetimes && c == b'\'' {
+                            i += char_literal(text, i);
+                        } else {
+                            mode = Mode::Str(c, false);
+                        }
+                    }
+                    b'`' if r.backtick == Backtick::Template => mode = Mode::Template,
+                    b'`' if r.backtick == Backtick::Raw => mode = Mode::Raw,
+                    b'<' if r.jsx
+                        && (next.is_ascii_alphabetic() || next == b'/' || next == b'>') =>
+                    {
+                        return None
+                    }
+                    b'(' | b'[' | b'{' => stack.push(c),
+                    b')' | b']' | b'}' => match (stack.pop(), c) {
+                        (Some(b'('), b')') | (Some(b'['), b']') | (Some(b'{'), b'}') => {}
+                        (Some(b'$'), b'}') => mode = Mode::Template,
+                        _ => return None,
+                    },
+                    _ => {}
+                }
+            }
+            Mode::Str(q, triple) => {
+                if c == b'\\' && next != b'\n' {
+                    i += 1;
+                } else if c == q && (!triple || b[i..].starts_with(&[q, q, q])) {
+                    mode = Mode::Code;
+                    if triple {
+                        i += 2;
+                    }
+                }
+            }
+            Mode::Block(depth) => {
+                if c == b'*' && next == b'/' {
+                    mode = if depth > 1 {
+                        Mode::Block(depth - 1)
+                    } else {
+                        Mode::Code
+                    };
+                    i += 1;
+                } else if c == b'/' && next == b'*' && r.nest {
+                    mode = Mode::Block(depth + 1);
+                    i += 1;
+                }
+            }
+            Mode::Template => {
+                if c == b'\\' && next != b'\n' {
+                    i += 1;
+                } else if c == b'`' {
+                    mode = Mode::Code;
+                } else if c == b'$' && next == b'{' {
+                    stack.push(b'$');
+                    mode = Mode::Code;
+                    i += 1;
+                }
+            }
+            Mode::Raw => {
+                if c == b'`' {
+                    mode = Mode::Code;
+                }
+            }
+        }
+        i += 1;
+    }
+    (mode == Mode::Code && stack.is_empty()).then_some(rows)
+}
+
+/// The bytes after the `'` at `at` (Rust) to step over: the rest of a char literal (`'a'`,
+/// `'\n'`, `'"'`), or none after the quote of a lifetime (`'a`).
+fn char_literal(text: &str, at: usize) -> usize {
+    let rest = text.get(at + 1..).unwrap_or("");
+    let mut chars = rest.char_indices();
+    match chars.next() {
+        Some((_, '\\')) => rest
+            .get(2..)
+            .and_then(|r| r.find('\''))
+            .map_or(0, |n| n + 3),
+        Some((_, ch)) if ch != '\'' => match chars.next() {
+            Some((n, '\'')) => n + 1,
+            _ => 0,
+        },
+        _ => 0,
+    }
+}
