@@ -242,6 +242,14 @@ fn a_removed_template_opener_exposes_the_text_after_it() {
     assert_eq!(got, (true, true));
 }
 
+/// An expression continued over a blank line (`a +`, then the operand at column 0).
+#[test]
+fn a_label_after_an_open_binary_expression() {
+    let snippet = "export const x = a +\n\nb;\n\n";
+    let got = both(SupportLang::TypeScript, TS, snippet, (2, 1, &["c: 1;"]));
+    assert_eq!(got, (true, true));
+}
+
 /// Whether a fresh parse of all of `text` holds a syntax error.
 fn full_parse_errs(lang: SupportLang, text: &str) -> bool {
     use ast_grep_core::tree_sitter::LanguageExt;

@@ -226,16 +226,26 @@ pub(super) fn windows(
             }
             s.region = s.at..s.end;
         }
-        let merged = out.last().is_some_and(|w| s.row < w.end_row);
+        let mut merged = out.last().is_some_and(|w| s.row < w.end_row);
         if !merged {
+            // Back to the item start, then to the one before it: an item left open above a
+            // blank line (`x = a +`) is then read with the line that continues it.
             let mut n = 0;
-            while !lines.starts_item(s.at, s.row) {
+            let mut starts = 0;
+            while starts < 2 {
+                if lines.starts_item(s.at, s.row) {
+                    starts += 1;
+                    if starts == 2 || s.row == 0 {
+                        break;
+                    }
+                }
                 n += 1;
                 (s.at, s.row) = (lines.prev(s.at)?, s.row - 1);
                 if n > SEARCH_LINES {
                     return None;
                 }
             }
+            merged = out.last().is_some_and(|w| s.row < w.end_row);
         }
         let mut n = 0;
         while s.end_row < lines.pieces && !lines.starts_item(s.end, s.end_row) {

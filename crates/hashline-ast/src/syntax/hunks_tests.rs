@@ -77,14 +77,16 @@ fn windows_are_the_items_around_each_change() {
     let w = windows(SupportLang::TypeScript, &before, &after, &changes).expect("windows");
     assert_eq!(w.len(), 2, "{w:?}");
     // `export const` starts an item (the `import …;` line above ends a statement), and so
-    // does the comment after the blank line below it.
-    assert_eq!(&after[w[0].bytes.clone()], lines_of(&after, l1 + 1, l1 + 2));
-    assert_eq!(w[0].points.start.row, l1);
-    // The method's line widens to its class: from `class K50 {` to the blank line after it.
+    // does the comment after the blank line below it; the window takes the item before too.
+    assert_eq!(&after[w[0].bytes.clone()], lines_of(&after, l1, l1 + 2));
+    assert_eq!(w[0].points.start.row, l1 - 1);
+    // The method's line widens to its class, from the item before it (the function and the
+    // block comment above it: the lines in the comment and in the template start nothing) to
+    // the blank line after the class.
     let class = 50 * 24 + 17;
     assert_eq!(
         &after[w[1].bytes.clone()],
-        lines_of(&after, class + 1, class + 8)
+        lines_of(&after, 50 * 24 + 4, class + 8)
     );
     assert_eq!(w[1].points.end.row, class + 8);
 }
