@@ -250,6 +250,22 @@ fn a_label_after_an_open_binary_expression() {
     assert_eq!(got, (true, true));
 }
 
+/// A regex literal holding a backtick (which the scan cannot tell from a division) inverts
+/// the scan's reading until another backtick (here in a comment) restores it: the lines of
+/// the template in between look like code.
+#[test]
+fn a_backtick_in_a_regex_before_a_template() {
+    let snippet =
+        "export const re = /`/;\n\nexport const t = `\n\nfoo();\n\nbar baz;\n`;\n\n// `\n\n";
+    let got = both(
+        SupportLang::TypeScript,
+        TS,
+        snippet,
+        (4, 1, &["foo(); // `"]),
+    );
+    assert_eq!(got, (true, true));
+}
+
 /// Whether a fresh parse of all of `text` holds a syntax error.
 fn full_parse_errs(lang: SupportLang, text: &str) -> bool {
     use ast_grep_core::tree_sitter::LanguageExt;

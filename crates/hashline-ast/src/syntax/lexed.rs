@@ -5,9 +5,10 @@
 //!
 //! The scan knows each language's comments, quotes and brackets; where it cannot be sure (a
 //! raw string, JSX, a string left open at a line's end where the language closes it there, a
-//! closer that does not match its opener, text left open at the end) it gives no answer, and
-//! the whole check runs. Regex literals are not told from divisions: a bracket in one gives
-//! up (a mismatch) or keeps lines off top level; a quote in one may still mislead it.
+//! closer that does not match its opener, text left open at the end, a `/` that may open a
+//! regex holding a quote or backtick) it gives no answer, and the whole check runs. Regex
+//! literals are not told from divisions otherwise: a bracket in one gives up (a mismatch) or
+//! keeps lines off top level.
 
 use ast_grep_language::SupportLang;
 
@@ -31,6 +32,9 @@ struct Rules {
     lifetimes: bool,
     /// `<` before a letter, `/` or `>` may open JSX: give up.
     jsx: bool,
+    /// A `/` may open a regex literal: give up when a quote or backtick lies between it and
+    /// the next `/` of its line (the scan cannot tell a regex from a division).
+    regex: bool,
 }
 
 /// What a backtick opens.
@@ -55,15 +59,18 @@ fn rules(lang: SupportLang) -> Option<Rules> {
         raw: None,
         lifetimes: false,
         jsx: false,
+        regex: false,
     };
     Some(match lang {
         SupportLang::TypeScript => Rules {
             backtick: Backtick::Template,
+            regex: true,
             ..c
         },
         SupportLang::JavaScript | SupportLang::Tsx => Rules {
             backtick: Backtick::Template,
             jsx: true,
+            regex: true,
             ..c
         },
         SupportLang::Go => Rules {
@@ -172,6 +179,7 @@ pub(super) fn top_rows(lang: SupportLang, text: &str) -> Option<Vec<bool>> {
                         mode = Mode::Block(1);
                         i += 1;
                     }
+                    b'/' if r.regex && quoted_regex(&b[i + 1..]) => return None,
                     b'"' | b'\'' => {
                         let before = i.checked_sub(1).map(|p| b[p]);
                         if r.raw.is_some()
@@ -266,4 +274,20 @@ fn char_literal(text: &str, at: usize) -> usize {
         },
         _ => 0,
     }
+}
+
+/// Whether the rest of a line after a `/` (`rest`) holds a quote or backtick before the next
+/// unescaped `/` of the line: were the `/` a regex literal's, it would hide them.
+fn quoted_regex(rest: &[u8]) -> bool {
+    let mut k = 0;
+    while let Some(&c) = rest.get(k) {
+        match c {
+            b'\\' => k += 1,
+            b'/' | b'\n' => return false,
+            b'`' | b'"' | b'\'' => return true,
+            _ => {}
+        }
+        k += 1;
+    }
+    false
 }
