@@ -6,7 +6,7 @@ use super::*;
 
 /// A TypeScript file of `blocks` blocks of 24 lines (about 0.4 KB each) whose column-0 lines are not all top-level:
 /// a block comment and a template literal hold lines that look like statements.
-fn tricky_ts(blocks: usize) -> String {
+pub(super) fn tricky_ts(blocks: usize) -> String {
     (0..blocks)
         .map(|i| {
             format!(
@@ -21,7 +21,7 @@ fn tricky_ts(blocks: usize) -> String {
 
 /// [`tricky_ts`] without the comment and the template literal (19 lines a block): a correct
 /// edit's windows parse, so the property test takes the windows often.
-fn plain_ts(blocks: usize) -> String {
+pub(super) fn plain_ts(blocks: usize) -> String {
     (0..blocks)
         .map(|i| {
             format!(
@@ -127,7 +127,7 @@ fn windows_covering_most_of_the_text_are_not_used() {
 
 #[test]
 fn an_error_in_one_of_many_hunks_is_found() {
-    let before = tricky_ts(100);
+    let before = tricky_ts(250);
     let mut edits: Vec<(usize, usize, Vec<&str>)> = (0..100)
         .step_by(7)
         .map(|b| (b * 24 + 1, 1, vec!["export const q = 1;"]))
@@ -148,7 +148,7 @@ fn an_error_in_one_of_many_hunks_is_found() {
 
 #[test]
 fn an_unclosed_comment_or_template_is_found_beyond_its_window() {
-    let before = tricky_ts(100);
+    let before = tricky_ts(250);
     for broken in [
         "export const s = \"abc",
         "export const t = `",
@@ -198,13 +198,14 @@ proptest::proptest! {
     #[test]
     fn windows_never_hide_an_error(
         tricky in proptest::bool::ANY,
-        spots in proptest::collection::btree_set(0usize..2_400, 1..6),
+        spots in proptest::collection::btree_set(0usize..6_000, 1..6),
         picks in proptest::collection::vec(
             (0usize..2, proptest::collection::vec(0usize..ROWS.len() * 10, 0..3)),
             6,
         ),
     ) {
-        let before = if tricky { tricky_ts(100) } else { plain_ts(120) };
+        // Over WINDOW_ABOVE (64 KiB): smaller files never take the windows.
+        let before = if tricky { tricky_ts(250) } else { plain_ts(300) };
         let edits = case_edits(before.split('\n').count() - 1, &spots, &picks);
         let (after, changes) = edited(&before, &edits);
         let whole = introduced_in(SupportLang::TypeScript, &before, &after);

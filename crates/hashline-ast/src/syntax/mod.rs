@@ -41,6 +41,8 @@
 //! tree, `python` Python's layout rules, `message` the wording and [`excerpt`].
 
 #[cfg(test)]
+mod attack_props;
+#[cfg(test)]
 mod attack_tests;
 mod check;
 mod errors;
