@@ -326,14 +326,23 @@ fn syntax_guard(job: &Job<'_>, outcome: FileOutcome) -> Result<FileOutcome, AstE
         return Ok(outcome);
     }
     let rewritten = splice(original, staged_pairs(edits));
+    let mut windowed = true;
     if let Some(tree) = tree {
-        // The search's tree, edited and reparsed: no error in it, none added.
-        if reparsed_clean(job.spec.lang, tree, original, &rewritten, edits) == Some(true) {
-            return Ok(outcome);
+        // The search's tree, edited and reparsed: no error in it, none added. An error in it
+        // is one the windows around the edits could only hide (they read each window on its
+        // own, not in the state the file's text leaves the parser in): the whole check names it.
+        match reparsed_clean(job.spec.lang, tree, original, &rewritten, edits) {
+            Some(true) => return Ok(outcome),
+            Some(false) => windowed = false,
+            None => {}
         }
     }
     let (before, after) = (lf_text(original), lf_text(&rewritten));
-    let changes = crate::stretches::line_changes(original, edits);
+    let changes = if windowed {
+        crate::stretches::line_changes(original, edits)
+    } else {
+        Vec::new()
+    };
     match syntax::introduced_at_in(job.spec.lang, &before, &after, &changes) {
         None => Ok(outcome),
         Some(issue) => Err(AstError::SyntaxIntroduced {

@@ -236,3 +236,23 @@ fn a_rewrite_that_adds_a_syntax_error_is_refused_unless_allowed() {
     let p = preview(&req).expect("allowed");
     assert_eq!(p.files[0].rewritten, b"const x = foo(foo(1);\nfoo(2;\n");
 }
+
+/// A big file (the syntax check's windows are taken) where the only call sits between two
+/// template literals holding column-0 lines: a window of the rewritten file reads it as a
+/// template, but the reparse of the whole file sees the error, and the rewrite is refused.
+#[test]
+fn a_rewrite_breaking_code_between_templates_is_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fill = |from: usize| -> String {
+        (from..from + 4_000)
+            .map(|i| format!("export const f{i} = {i};\n\n"))
+            .collect()
+    };
+    let snippet =
+        "export const a = `\n\nhello\n\n`; render(); export const b = `\n\nworld\n\n`;\n\n";
+    let text = format!("{}{snippet}{}", fill(0), fill(4_000));
+    fs::write(dir.path().join("big.ts"), &text).expect("write");
+    let req = request(dir.path(), &[("render()", "render(1 2)")], &["big.ts"]);
+    let err = preview(&req).expect_err("refused");
+    assert_eq!(err.code(), ErrorCode::SyntaxIntroduced);
+}

@@ -8,8 +8,28 @@
 
 use std::ops::Range;
 
+use ast_grep_language::SupportLang;
 use hashline_core::LineChange;
 use tree_sitter::Point;
+
+use super::lexed::top_rows;
+
+/// First words of a line that continue the construct above it (`else`, `catch`, a binary
+/// keyword): such a line starts no item, blank line above or not.
+const CONTINUATIONS: &[&[u8]] = &[
+    b"else",
+    b"elif",
+    b"except",
+    b"finally",
+    b"catch",
+    b"while",
+    b"in",
+    b"instanceof",
+    b"as",
+    b"satisfies",
+    b"extends",
+    b"implements",
+];
 
 /// How many lines a window looks through, each way, for the start of a top-level item.
 const SEARCH_LINES: usize = 400;
@@ -30,6 +50,8 @@ struct Lines<'t> {
     b: &'t [u8],
     /// Number of pieces (newlines + 1).
     pieces: usize,
+    /// Per row, whether it starts at top level (`lexed`); empty: every row does.
+    top: Vec<bool>,
 }
 
 impl<'t> Lines<'t> {
@@ -38,6 +60,7 @@ impl<'t> Lines<'t> {
         Lines {
             b,
             pieces: memchr::memchr_iter(b'\n', b).count() + 1,
+            top: Vec::new(),
         }
     }
 
@@ -62,21 +85,53 @@ impl<'t> Lines<'t> {
     /// column 0 with a letter, digit, `_`, `@`, `#` or `/`, and the line above is blank,
     /// starts with `}` (`}`, `};`, `})` …), or starts at column 0 and ends with `;` (a whole
     /// top-level statement: `import …;`, `use …;`, `export const … ;`). The first line does.
+    /// Never a line inside a string, comment or bracket (`top`), one that continues the line
+    /// above ([`CONTINUATIONS`], a `/` that opens no comment), or one under a decorator.
     fn starts_item(&self, at: usize, row: usize) -> bool {
         if row == 0 {
             return true;
         }
-        let first = self.b.get(at).copied().unwrap_or(b' ');
+        if !self.top.get(row).copied().unwrap_or(self.top.is_empty()) {
+            return false;
+        }
+        let line = self.line(at);
+        let first = line.first().copied().unwrap_or(b' ');
         if !(first.is_ascii_alphanumeric() || b"_@#/".contains(&first)) {
+            return false;
+        }
+        if first == b'/' && !matches!(line.get(1), Some(b'/' | b'*')) {
+            return false;
+        }
+        let word = line
+            .iter()
+            .position(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+            .map_or(line, |n| &line[..n]);
+        if CONTINUATIONS.contains(&word) {
             return false;
         }
         let Some(above) = self.prev(at).map(|p| self.line(p)) else {
             return true;
         };
         let trimmed = above.trim_ascii_end();
+        if trimmed.is_empty() && self.decorated(at) {
+            return false;
+        }
         trimmed.is_empty()
             || trimmed.starts_with(b"}")
             || (!above[0].is_ascii_whitespace() && trimmed.ends_with(b";"))
+    }
+
+    /// Whether the last line above `at` that is not blank starts with `@` (a decorator).
+    fn decorated(&self, at: usize) -> bool {
+        let mut at = at;
+        while let Some(p) = self.prev(at) {
+            let line = self.line(p).trim_ascii();
+            if !line.is_empty() {
+                return line.starts_with(b"@");
+            }
+            at = p;
+        }
+        false
     }
 }
 
@@ -159,15 +214,25 @@ fn widen_end(lines: &Lines<'_>, w: &mut Stretch) -> Option<()> {
     Some(())
 }
 
-/// The windows of `after` to parse for `changes`, merged where they meet; `None` when the
-/// changes do not check out, a window finds no item start within [`SEARCH_LINES`], or the
-/// windows together hold more than half the text (a whole parse is as cheap then).
-pub(super) fn windows(before: &str, after: &str, changes: &[LineChange]) -> Option<Vec<Window>> {
-    let lines = Lines::new(after);
+/// The windows of `after` (a text of `lang`) to parse for `changes`, merged where they meet;
+/// `None` when the changes do not check out, the scan of either text for its top-level rows
+/// cannot tell (`lexed`), a window finds no item start within [`SEARCH_LINES`], a window
+/// ends where the old text was not at top level (the unchanged text after it would read
+/// differently), or the windows together hold more than half the text (a whole parse is as
+/// cheap then).
+pub(super) fn windows(
+    lang: SupportLang,
+    before: &str,
+    after: &str,
+    changes: &[LineChange],
+) -> Option<Vec<Window>> {
+    let mut lines = Lines::new(after);
+    lines.top = top_rows(lang, after)?;
+    let old_top = top_rows(lang, before)?;
     let len = after.len();
     let mut out: Vec<Stretch> = Vec::new();
     // The window being built; its end is widened to an item start only once no later stretch
-    // begins inside it, so every line is walked at most once each way (packed hunks stay linear).
+    // begins inside it, so packed hunks walk each line once forward.
     let mut open: Option<Stretch> = None;
     for mut s in regions(before, &lines, changes)? {
         // A deletion leaves no line: look at the line above it and at the one below.
@@ -192,19 +257,44 @@ pub(super) fn windows(before: &str, after: &str, changes: &[LineChange]) -> Opti
             }
             out.extend(open.take());
         }
+        // Back to the item start, then to the one before it: an item left open above a
+        // blank line (`x = a +`) is then read with the line that continues it.
         let mut n = 0;
-        while !lines.starts_item(s.at, s.row) {
+        let mut starts = 0;
+        while starts < 2 {
+            if lines.starts_item(s.at, s.row) {
+                starts += 1;
+                if starts == 2 || s.row == 0 {
+                    break;
+                }
+            }
             n += 1;
             (s.at, s.row) = (lines.prev(s.at)?, s.row - 1);
             if n > SEARCH_LINES {
                 return None;
             }
         }
-        open = Some(s);
+        // That may reach back into the window before: it grows instead.
+        match out.pop() {
+            Some(mut w) if s.row < w.end_row => {
+                (w.end, w.end_row) = (s.end.max(w.end), s.end_row.max(w.end_row));
+                w.region.end = s.region.end;
+                open = Some(w);
+            }
+            last => {
+                out.extend(last);
+                open = Some(s);
+            }
+        }
     }
     if let Some(mut w) = open {
         widen_end(&lines, &mut w)?;
         out.push(w);
+    }
+    for w in &out {
+        if w.end_row < lines.pieces && !*old_top.get(old_row(changes, w.end_row)?)? {
+            return None;
+        }
     }
     let total: usize = out.iter().map(|w| w.end - w.at).sum();
     if total > len / 2 {
@@ -227,4 +317,18 @@ pub(super) fn windows(before: &str, after: &str, changes: &[LineChange]) -> Opti
             })
             .collect(),
     )
+}
+
+/// The row of the old text at new row `row`, which lies between changed stretches (`None`
+/// inside one).
+fn old_row(changes: &[LineChange], row: usize) -> Option<usize> {
+    let done = changes.partition_point(|c| c.new.end <= row);
+    if changes.get(done).is_some_and(|c| c.new.start < row) {
+        return None;
+    }
+    let delta = done
+        .checked_sub(1)
+        .and_then(|d| changes.get(d))
+        .map_or(0, |c| c.old.end as isize - c.new.end as isize);
+    row.checked_add_signed(delta)
 }

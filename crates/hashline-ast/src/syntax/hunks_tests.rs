@@ -6,7 +6,7 @@ use super::*;
 
 /// A TypeScript file of `blocks` blocks of 24 lines (about 0.4 KB each) whose column-0 lines are not all top-level:
 /// a block comment and a template literal hold lines that look like statements.
-fn tricky_ts(blocks: usize) -> String {
+pub(super) fn tricky_ts(blocks: usize) -> String {
     (0..blocks)
         .map(|i| {
             format!(
@@ -21,7 +21,7 @@ fn tricky_ts(blocks: usize) -> String {
 
 /// [`tricky_ts`] without the comment and the template literal (19 lines a block): a correct
 /// edit's windows parse, so the property test takes the windows often.
-fn plain_ts(blocks: usize) -> String {
+pub(super) fn plain_ts(blocks: usize) -> String {
     (0..blocks)
         .map(|i| {
             format!(
@@ -74,17 +74,19 @@ fn windows_are_the_items_around_each_change() {
             (l2, 1, vec!["    this.n = 7;", "    this.n += 1;"]),
         ],
     );
-    let w = windows(&before, &after, &changes).expect("windows");
+    let w = windows(SupportLang::TypeScript, &before, &after, &changes).expect("windows");
     assert_eq!(w.len(), 2, "{w:?}");
     // `export const` starts an item (the `import …;` line above ends a statement), and so
-    // does the comment after the blank line below it.
-    assert_eq!(&after[w[0].bytes.clone()], lines_of(&after, l1 + 1, l1 + 2));
-    assert_eq!(w[0].points.start.row, l1);
-    // The method's line widens to its class: from `class K50 {` to the blank line after it.
+    // does the comment after the blank line below it; the window takes the item before too.
+    assert_eq!(&after[w[0].bytes.clone()], lines_of(&after, l1, l1 + 2));
+    assert_eq!(w[0].points.start.row, l1 - 1);
+    // The method's line widens to its class, from the item before it (the function and the
+    // block comment above it: the lines in the comment and in the template start nothing) to
+    // the blank line after the class.
     let class = 50 * 24 + 17;
     assert_eq!(
         &after[w[1].bytes.clone()],
-        lines_of(&after, class + 1, class + 8)
+        lines_of(&after, 50 * 24 + 4, class + 8)
     );
     assert_eq!(w[1].points.end.row, class + 8);
 }
@@ -92,20 +94,20 @@ fn windows_are_the_items_around_each_change() {
 #[test]
 fn stretches_that_do_not_match_the_texts_give_no_windows() {
     let before = tricky_ts(100);
-    let (after, mut changes) = edited(&before, &[(10, 1, vec!["x;"]), (400, 1, vec!["y;"])]);
-    assert!(windows(&before, &after, &changes).is_some());
+    let (after, mut changes) = edited(&before, &[(9, 1, vec!["x;"]), (400, 1, vec!["y;"])]);
+    assert!(windows(SupportLang::TypeScript, &before, &after, &changes).is_some());
     // Claim the second change one line early: the lines between no longer agree.
     changes[1].old = 399..400;
     changes[1].new = 399..400;
-    assert!(windows(&before, &after, &changes).is_none());
+    assert!(windows(SupportLang::TypeScript, &before, &after, &changes).is_none());
     // Out of order, or past the end.
     let (a, b) = (changes[0].clone(), changes[1].clone());
-    assert!(windows(&before, &after, &[b, a]).is_none());
+    assert!(windows(SupportLang::TypeScript, &before, &after, &[b, a]).is_none());
     let far = LineChange {
         old: 1_000_000..1_000_001,
         new: 1_000_000..1_000_001,
     };
-    assert!(windows(&before, &after, &[far]).is_none());
+    assert!(windows(SupportLang::TypeScript, &before, &after, &[far]).is_none());
 }
 
 #[test]
@@ -120,19 +122,19 @@ fn windows_covering_most_of_the_text_are_not_used() {
         })
         .collect();
     let (after, changes) = edited(&before, &edits);
-    assert!(windows(&before, &after, &changes).is_none());
+    assert!(windows(SupportLang::TypeScript, &before, &after, &changes).is_none());
 }
 
 #[test]
 fn an_error_in_one_of_many_hunks_is_found() {
-    let before = tricky_ts(100);
+    let before = tricky_ts(250);
     let mut edits: Vec<(usize, usize, Vec<&str>)> = (0..100)
         .step_by(7)
         .map(|b| (b * 24 + 1, 1, vec!["export const q = 1;"]))
         .collect();
     edits[5].2 = vec!["export const q = ;"];
     let (after, changes) = edited(&before, &edits);
-    assert!(windows(&before, &after, &changes).is_some());
+    assert!(windows(SupportLang::TypeScript, &before, &after, &changes).is_some());
     let issue = introduced_at_in(SupportLang::TypeScript, &before, &after, &changes);
     assert_eq!(issue.map(|i| i.line), Some(35 * 24 + 2));
     // Without the broken hunk, nothing.
@@ -146,7 +148,7 @@ fn an_error_in_one_of_many_hunks_is_found() {
 
 #[test]
 fn an_unclosed_comment_or_template_is_found_beyond_its_window() {
-    let before = tricky_ts(100);
+    let before = tricky_ts(250);
     for broken in [
         "export const s = \"abc",
         "export const t = `",
@@ -196,13 +198,14 @@ proptest::proptest! {
     #[test]
     fn windows_never_hide_an_error(
         tricky in proptest::bool::ANY,
-        spots in proptest::collection::btree_set(0usize..2_400, 1..6),
+        spots in proptest::collection::btree_set(0usize..6_000, 1..6),
         picks in proptest::collection::vec(
             (0usize..2, proptest::collection::vec(0usize..ROWS.len() * 10, 0..3)),
             6,
         ),
     ) {
-        let before = if tricky { tricky_ts(100) } else { plain_ts(120) };
+        // Over WINDOW_ABOVE (64 KiB): smaller files never take the windows.
+        let before = if tricky { tricky_ts(250) } else { plain_ts(300) };
         let edits = case_edits(before.split('\n').count() - 1, &spots, &picks);
         let (after, changes) = edited(&before, &edits);
         let whole = introduced_in(SupportLang::TypeScript, &before, &after);
@@ -281,7 +284,7 @@ fn python_layout_errors_are_found_through_the_windows() {
         .map(|f| (f * 8 + 2, 1, vec!["        b = 1"]))
         .collect();
     let (after, changes) = edited(&before, &edits);
-    assert!(windows(&before, &after, &changes).is_some());
+    assert!(windows(SupportLang::Python, &before, &after, &changes).is_some());
     assert_eq!(
         introduced_at_in(SupportLang::Python, &before, &after, &changes),
         None
