@@ -188,7 +188,6 @@ fn the_tricky_files_take_the_windows() {
 /// whose window of the old text starts inside the comment) reports a missing `*/`: the
 /// guard would refuse a correct edit.
 #[test]
-#[ignore = "whole-check false positive: window.rs cuts inside a nested Rust block comment"]
 fn the_whole_check_refuses_code_written_into_a_nested_comment() {
     let before = tricky_rs(450);
     let (after, changes) = edited(&before, &[(6266, 0, vec!["fn g() {}"])]);
@@ -205,7 +204,6 @@ fn the_whole_check_refuses_code_written_into_a_nested_comment() {
 /// error, the windows are refused (the scan ends inside a string), but the whole check
 /// (`run`: its window of the new text, from window.rs, looks clean) reports nothing.
 #[test]
-#[ignore = "whole-check false negative: window.rs's new-text window hides an opened string"]
 fn the_whole_check_misses_a_lone_triple_quote() {
     let before = tricky_py(400);
     let (after, changes) = edited(&before, &[(1_880, 0, vec!["\"\"\""])]);
@@ -217,7 +215,6 @@ fn the_whole_check_misses_a_lone_triple_quote() {
 /// Found by the Python property test: `else:` written after a module-level assignment. The
 /// windows find the error and fall back to the whole check, which reports nothing.
 #[test]
-#[ignore = "whole-check false negative: run() misses a column-0 else after an assignment"]
 fn the_whole_check_misses_a_stray_else() {
     let before = tricky_py(400);
     let (after, changes) = edited(&before, &[(4_913, 0, vec!["else:"])]);

@@ -12,9 +12,36 @@ use tree_sitter::{ParseOptions, ParseState, Parser, Tree};
 
 use super::errors::{errors, Found};
 use super::hunks::Window;
+use super::lexed::top_rows;
 use super::span::{overlaps, point, whole_lines, Span};
 use super::window::{cut_cleanly, window};
 use super::MAX_BYTES;
+
+/// Whether the big-file window `w` (bytes of `before`) starts and ends at rows the lexical
+/// scan (`lexed`) finds at top level in both texts: a cut inside a string or comment would read
+/// the window (and the text after it) in the wrong state, hiding an error or inventing one.
+/// `false` when the scan cannot tell: the whole text is parsed then.
+fn cut_at_top(lang: SupportLang, before: &str, after: &str, span: &Span, w: &Range<usize>) -> bool {
+    let (Some(old_top), Some(new_top)) = (top_rows(lang, before), top_rows(lang, after)) else {
+        return false;
+    };
+    let rows = |t: &str, r: Range<usize>| memchr::memchr_iter(b'\n', &t.as_bytes()[r]).count();
+    let start = rows(before, 0..w.start);
+    let at_top = |top: &[bool], row: usize| top.get(row).copied().unwrap_or(true);
+    if !(at_top(&old_top, start) && at_top(&new_top, start)) {
+        return false;
+    }
+    if w.end >= before.len() {
+        return true;
+    }
+    let end = rows(before, 0..w.end);
+    let grown = rows(after, span.start..span.new_end) as isize
+        - rows(before, span.start..span.old_end) as isize;
+    at_top(&old_top, end)
+        && end
+            .checked_add_signed(grown)
+            .is_some_and(|r| at_top(&new_top, r))
+}
 
 /// Why a check stopped without an answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,7 +159,8 @@ impl Check {
         let Some(span) = Span::of(before, after) else {
             return Ok(None);
         };
-        if let Some(w) = window(before, &span) {
+        let cut = window(before, &span).filter(|w| cut_at_top(self.lang, before, after, &span, w));
+        if let Some(w) = cut {
             if let Some(answer) = self.run_in(before, after, &span, Some(w))? {
                 return Ok(answer);
             }

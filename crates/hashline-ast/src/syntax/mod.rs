@@ -6,7 +6,8 @@
 //!    lines, in each text (`span`);
 //! 2. parse `before` (a text over [`WINDOW_ABOVE`] bytes: only a `window` of whole top-level
 //!    items around the span, through tree-sitter's included ranges, so positions stay those of
-//!    the file; when that window's parse shows signs of a wrong cut (`cut_cleanly`), the whole
+//!    the file, and only when the lexical scan (`lexed`) finds both its cuts at top level in both
+//!    texts; when that window's parse shows signs of a wrong cut (`cut_cleanly`), the whole
 //!    text is parsed instead); if an `ERROR` or `MISSING` node (`errors`; for Python also a
 //!    layout error, see `python`) overlaps the old region, the edit touched code that was already
 //!    broken: report nothing;
