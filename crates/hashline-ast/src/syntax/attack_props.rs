@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 
+use super::hunks_tests::{case_edits_with, edited};
 use super::*;
 
 /// A Python file of `blocks` blocks (22 lines, about 170 bytes each).
@@ -57,24 +58,6 @@ const RS_ROWS: &[&str] = &[
     "/* c */",
 ];
 
-/// `before` with `(line, cut, rows)` edits applied (sorted, disjoint) and their changes.
-fn edited(before: &str, edits: &[(usize, usize, Vec<&str>)]) -> (String, Vec<LineChange>) {
-    let lines: Vec<&str> = before.split('\n').collect();
-    let (mut out, mut changes, mut at) = (Vec::new(), Vec::new(), 0usize);
-    for (line, cut, rows) in edits {
-        out.extend_from_slice(&lines[at..*line]);
-        let new = out.len();
-        out.extend(rows.iter().copied());
-        changes.push(LineChange {
-            old: *line..line + cut,
-            new: new..out.len(),
-        });
-        at = line + cut;
-    }
-    out.extend_from_slice(&lines[at..]);
-    (out.join("\n"), changes)
-}
-
 /// The edits of a case: at each spot (modulo the line count), cut 0 or 1 lines and write the
 /// picked rows (an index past `rows` writes a blank line or a comment, valid anywhere).
 fn case_edits<'r>(
@@ -84,31 +67,11 @@ fn case_edits<'r>(
     rows: &[&'r str],
     comment: &'r str,
 ) -> Vec<(usize, usize, Vec<&'r str>)> {
-    let spots: Vec<usize> = spots
-        .iter()
-        .map(|s| s % lines)
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    spots
-        .iter()
-        .zip(picks)
-        .enumerate()
-        .filter(|(k, (line, (cut, _)))| {
-            spots.get(k + 1).is_none_or(|next| *line + *cut < *next) && *line + *cut <= lines
-        })
-        .map(|(_, (&line, (cut, picked)))| {
-            let written = picked
-                .iter()
-                .map(|&r| {
-                    rows.get(r)
-                        .copied()
-                        .unwrap_or(if r % 2 == 0 { "" } else { comment })
-                })
-                .collect();
-            (line, *cut, written)
-        })
-        .collect()
+    case_edits_with(lines, spots, picks, |r| {
+        rows.get(r)
+            .copied()
+            .unwrap_or(if r % 2 == 0 { "" } else { comment })
+    })
 }
 
 /// Whether a fresh parse of all of `text` holds a syntax error.

@@ -36,7 +36,10 @@ pub(super) fn plain_ts(blocks: usize) -> String {
 
 /// `before` with each `(line, cut, rows)` applied (0-based line, lines removed, rows written;
 /// sorted, disjoint), and the [`LineChange`]s saying so.
-fn edited(before: &str, edits: &[(usize, usize, Vec<&str>)]) -> (String, Vec<LineChange>) {
+pub(super) fn edited(
+    before: &str,
+    edits: &[(usize, usize, Vec<&str>)],
+) -> (String, Vec<LineChange>) {
     let lines: Vec<&str> = before.split('\n').collect();
     let (mut out, mut changes, mut at) = (Vec::new(), Vec::new(), 0usize);
     for (line, cut, rows) in edits {
@@ -175,6 +178,16 @@ fn case_edits(
     spots: &std::collections::BTreeSet<usize>,
     picks: &[(usize, Vec<usize>)],
 ) -> Vec<(usize, usize, Vec<&'static str>)> {
+    case_edits_with(lines, spots, picks, row)
+}
+
+/// [`case_edits`] writing row `pick(r)` for each picked index `r`.
+pub(super) fn case_edits_with<'r>(
+    lines: usize,
+    spots: &std::collections::BTreeSet<usize>,
+    picks: &[(usize, Vec<usize>)],
+    pick: impl Fn(usize) -> &'r str,
+) -> Vec<(usize, usize, Vec<&'r str>)> {
     let spots: Vec<usize> = spots
         .iter()
         .map(|s| s % lines)
@@ -188,7 +201,7 @@ fn case_edits(
         .filter(|(k, (line, (cut, _)))| {
             spots.get(k + 1).is_none_or(|next| *line + *cut < *next) && *line + *cut <= lines
         })
-        .map(|(_, (&line, (cut, rows)))| (line, *cut, rows.iter().map(|&r| row(r)).collect()))
+        .map(|(_, (&line, (cut, rows)))| (line, *cut, rows.iter().map(|&r| pick(r)).collect()))
         .collect()
 }
 
