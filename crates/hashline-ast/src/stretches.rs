@@ -16,19 +16,8 @@ pub(crate) fn line_changes(original: &[u8], edits: &[Staged]) -> Vec<LineChange>
         return Vec::new();
     }
     let newlines = |b: &[u8]| memchr::memchr_iter(b'\n', b).count();
-    let mut out: Vec<LineChange> = Vec::new();
-    // The open stretch: its old lines and the lines its edits add (negative: remove).
-    let mut open: Option<(Range<usize>, isize)> = None;
-    let (mut at, mut line, mut delta) = (0usize, 0usize, 0isize);
-    let mut close = |(old, grown): (Range<usize>, isize), delta: &mut isize| {
-        let start = old.start.saturating_add_signed(*delta);
-        let end = old.end.saturating_add_signed(*delta + grown);
-        out.push(LineChange {
-            old,
-            new: start..end.max(start),
-        });
-        *delta += grown;
-    };
+    let mut spots: Vec<(Range<usize>, isize)> = Vec::with_capacity(edits.len());
+    let (mut at, mut line) = (0usize, 0usize);
     for e in edits {
         let (Some(gap), Some(cut)) = (
             original.get(at..e.range.start),
@@ -41,19 +30,10 @@ pub(crate) fn line_changes(original: &[u8], edits: &[Staged]) -> Vec<LineChange>
         line += newlines(cut);
         at = e.range.end;
         let grown = newlines(e.after.as_bytes()) as isize - newlines(cut) as isize;
-        open = match open {
-            Some((old, g)) if first < old.end => Some((old.start..line + 1, g + grown)),
-            Some(done) => {
-                close(done, &mut delta);
-                Some((first..line + 1, grown))
-            }
-            None => Some((first..line + 1, grown)),
-        };
+        spots.push((first..line + 1, grown));
     }
-    if let Some(done) = open {
-        close(done, &mut delta);
-    }
-    out
+    // Edits on one line are one stretch; edits on neighbouring lines stay apart.
+    LineChange::stretches(spots, false)
 }
 
 #[cfg(test)]

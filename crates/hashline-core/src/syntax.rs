@@ -59,3 +59,43 @@ pub struct LineChange {
     /// The lines written in their place, in the text after.
     pub new: Range<usize>,
 }
+
+impl LineChange {
+    /// The stretches of a file's edits, each edit given as `(old lines, lines added minus
+    /// removed)`, sorted by start: an edit starting inside the open stretch (or, with
+    /// `touching`, right where it ends) joins it; each stretch's new lines follow from what
+    /// the stretches before it added. Overlapping edits are the caller's to avoid.
+    pub fn stretches(
+        edits: impl IntoIterator<Item = (Range<usize>, isize)>,
+        touching: bool,
+    ) -> Vec<LineChange> {
+        let mut out = Vec::new();
+        let mut delta = 0isize;
+        let mut close = |(old, grown): (Range<usize>, isize), delta: &mut isize| {
+            let start = old.start.saturating_add_signed(*delta);
+            let end = old.end.saturating_add_signed(*delta + grown).max(start);
+            out.push(LineChange {
+                old,
+                new: start..end,
+            });
+            *delta += grown;
+        };
+        let mut open: Option<(Range<usize>, isize)> = None;
+        for (old, grown) in edits {
+            open = match open {
+                Some((o, g)) if old.start < o.end || (touching && old.start == o.end) => {
+                    Some((o.start..o.end.max(old.end), g + grown))
+                }
+                Some(done) => {
+                    close(done, &mut delta);
+                    Some((old, grown))
+                }
+                None => Some((old, grown)),
+            };
+        }
+        if let Some(done) = open {
+            close(done, &mut delta);
+        }
+        out
+    }
+}

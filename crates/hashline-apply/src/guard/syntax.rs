@@ -85,7 +85,7 @@ pub(super) fn check(s: &Subject<'_>, opts: &GuardOptions<'_>) -> Result<(), Guar
 /// touch or overlap are one stretch), for a parser that looks only around them. Derived from
 /// the edits alone: the checker verifies that the lines between them are unchanged.
 fn line_changes(s: &Subject<'_>) -> Vec<LineChange> {
-    let mut spots: Vec<(usize, usize, usize)> = s
+    let mut spots: Vec<(std::ops::Range<usize>, isize)> = s
         .edits
         .iter()
         .map(|e| {
@@ -96,37 +96,12 @@ fn line_changes(s: &Subject<'_>) -> Vec<LineChange> {
                 EditKind::Head => (0, 0),
                 EditKind::Tail => (s.line_count(), s.line_count()),
             };
-            (start, end.max(start), e.rows.len())
+            let end = end.max(start);
+            (start..end, e.rows.len() as isize - (end - start) as isize)
         })
         .collect();
-    spots.sort_unstable();
-    let mut changes: Vec<LineChange> = Vec::with_capacity(spots.len());
-    let mut delta = 0isize;
-    let mut open: Option<(usize, usize, usize)> = None;
-    let mut close = |(start, end, rows): (usize, usize, usize), delta: &mut isize| {
-        let new_start = start.saturating_add_signed(*delta);
-        changes.push(LineChange {
-            old: start..end,
-            new: new_start..new_start + rows,
-        });
-        *delta += rows as isize - (end - start) as isize;
-    };
-    for (start, end, rows) in spots {
-        open = match open {
-            Some((o_start, o_end, o_rows)) if start <= o_end => {
-                Some((o_start, o_end.max(end), o_rows + rows))
-            }
-            Some(done) => {
-                close(done, &mut delta);
-                Some((start, end, rows))
-            }
-            None => Some((start, end, rows)),
-        };
-    }
-    if let Some(done) = open {
-        close(done, &mut delta);
-    }
-    changes
+    spots.sort_unstable_by_key(|(old, _)| (old.start, old.end));
+    LineChange::stretches(spots, true)
 }
 
 /// The lines of `after` (1-based, inclusive) that differ from `before` once the common leading
