@@ -365,12 +365,15 @@ impl SnapshotStore for SqliteStore {
                   ORDER BY id DESC LIMIT ?3) ORDER BY id",
                 &[&path, &versions],
             )?;
-            tx.prepare_cached(
-                "DELETE FROM state_snapshot WHERE session = ?1 AND path = ?2 AND id NOT IN
-                 (SELECT id FROM state_snapshot WHERE session = ?1 AND path = ?2
-                  ORDER BY id DESC LIMIT ?3)",
-            )?
-            .execute(params![session, path, sql_int(self.limits.max_versions)])?;
+            // Only the two evictions below can leave a blob no row refers to (the row of the
+            // same text removed above is inserted again): the blobs are swept after them alone.
+            let mut evicted_rows = tx
+                .prepare_cached(
+                    "DELETE FROM state_snapshot WHERE session = ?1 AND path = ?2 AND id NOT IN
+                     (SELECT id FROM state_snapshot WHERE session = ?1 AND path = ?2
+                      ORDER BY id DESC LIMIT ?3)",
+                )?
+                .execute(params![session, path, sql_int(self.limits.max_versions)])?;
             tx.prepare_cached(
                 "INSERT INTO state_path (session, path, used) VALUES (?1, ?2,
                  (SELECT COALESCE(MAX(used), 0) + 1 FROM state_path WHERE session = ?1))
@@ -386,17 +389,21 @@ impl SnapshotStore for SqliteStore {
                  ORDER BY id",
                 &[&keep],
             )?;
-            tx.prepare_cached(
-                "DELETE FROM state_snapshot WHERE session = ?1 AND path IN
-                 (SELECT path FROM state_path WHERE session = ?1 ORDER BY used DESC LIMIT -1 OFFSET ?2)",
-            )?
-            .execute(params![session, keep])?;
+            evicted_rows += tx
+                .prepare_cached(
+                    "DELETE FROM state_snapshot WHERE session = ?1 AND path IN
+                     (SELECT path FROM state_path WHERE session = ?1 ORDER BY used DESC LIMIT -1 OFFSET ?2)",
+                )?
+                .execute(params![session, keep])?;
             tx.prepare_cached(
                 "DELETE FROM state_path WHERE session = ?1 AND path IN
                  (SELECT path FROM state_path WHERE session = ?1 ORDER BY used DESC LIMIT -1 OFFSET ?2)",
             )?
             .execute(params![session, keep])?;
-            self.collect_blobs(tx)
+            if evicted_rows > 0 {
+                self.collect_blobs(tx)?;
+            }
+            Ok(())
         })?;
         Ok(tag)
     }
