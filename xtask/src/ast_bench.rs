@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::ast_diff::{output, Case};
 use crate::ast_tools::{list_files, Tools};
+use crate::bench::ratio;
 
 /// Time every case `reps` times with both tools.
 pub fn run(tools: &Tools, cases: &[&Case], reps: usize) -> Result<(), String> {
@@ -92,8 +93,4 @@ fn median(v: &mut [Duration]) -> Duration {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
-}
-
-fn ratio(a: Duration, b: Duration) -> f64 {
-    a.as_secs_f64() / b.as_secs_f64().max(1e-9)
 }

@@ -175,6 +175,24 @@ pub(crate) fn run_null(cmd: &mut Command) -> Result<(), String> {
     }
 }
 
+/// An I/O error as the message naming `path`.
+pub(crate) fn io(path: &Path) -> impl Fn(std::io::Error) -> String + '_ {
+    move |e| format!("{}: {e}", path.display())
+}
+
+/// Write `bytes` to `path`, creating its directory.
+pub(crate) fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+    }
+    std::fs::write(path, bytes).map_err(io(path))
+}
+
+/// `a / b`, for ratios of two timings (never a division by zero).
+pub(crate) fn ratio(a: Duration, b: Duration) -> f64 {
+    a.as_secs_f64() / b.as_secs_f64().max(1e-9)
+}
+
 /// Wall time of `f`.
 pub(crate) fn timed(f: impl FnOnce() -> Result<(), String>) -> Result<Duration, String> {
     let start = Instant::now();

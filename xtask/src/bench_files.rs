@@ -4,8 +4,9 @@
 
 use std::path::Path;
 
+use crate::bench::write;
 use crate::bench::{hl, run_null, run_quiet, timed};
-use crate::bench_scale::{med, write, Point};
+use crate::bench_scale::{med, Point};
 
 /// Files of the series' steps.
 const STEPS: [usize; 3] = [1_000, 10_000, 100_000];

@@ -3,28 +3,14 @@
 
 use std::path::Path;
 use std::process::Command;
-use std::time::Duration;
 
 use crate::ast_diff::{output, CASES};
-use crate::bench::{hl, median, ms, peak_rss, run_null, run_quiet, timed, Row, Table};
+use crate::bench::{
+    hl, io, median, ms, peak_rss, ratio, run_null, run_quiet, timed, write, Row, Table,
+};
 use crate::bench_inputs as inputs;
 
 pub use crate::bench_guard::guard_cost;
-
-fn io(path: &Path) -> impl Fn(std::io::Error) -> String + '_ {
-    move |e| format!("{}: {e}", path.display())
-}
-
-fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(io(dir))?;
-    }
-    std::fs::write(path, bytes).map_err(io(path))
-}
-
-fn ratio(a: Duration, b: Duration) -> f64 {
-    a.as_secs_f64() / b.as_secs_f64().max(1e-9)
-}
 
 /// The `¶PATH#TAG` tag in the first line of a read.
 pub(crate) fn tag_of(read: &[u8]) -> Result<String, String> {

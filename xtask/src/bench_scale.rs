@@ -11,7 +11,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::bench::{hl, median, ms, run_null, run_quiet, timed};
+use crate::bench::{hl, median, ms, run_null, run_quiet, timed, write};
 use crate::bench_inputs as inputs;
 use crate::bench_rows::tag_of;
 
@@ -36,14 +36,6 @@ pub(crate) fn report(title: &str, points: &[Point]) {
         println!("| {} | {:.1} ms | {growth} |", p.size, ms(p.time));
         last = Some(p.time);
     }
-}
-
-/// Write `bytes` to `path`, creating its directory.
-pub(crate) fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
-    std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The median of `reps` runs of `f` (each given its run number).

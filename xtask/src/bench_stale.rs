@@ -6,9 +6,10 @@
 use std::path::Path;
 use std::time::Duration;
 
+use crate::bench::write;
 use crate::bench::{hl, run_null, run_quiet, timed};
 use crate::bench_inputs as inputs;
-use crate::bench_scale::{med, write};
+use crate::bench_scale::med;
 
 /// How a dialect's model looks at the file before it edits.
 pub enum Look {

@@ -162,6 +162,22 @@ pub struct Engine {
     syntax: hashline_ast::TreeSitterSyntax,
 }
 
+/// A session store, and the database behind it when there is one (for the preview queue and
+/// `hashline state`).
+type OpenedState = (Arc<dyn SnapshotStore>, Option<Arc<SqliteStore>>);
+
+/// The session store `state` names.
+fn open_state(state: &StateConfig) -> Result<OpenedState, Error> {
+    Ok(match state {
+        StateConfig::Memory => (Arc::new(MemoryStore::new()), None),
+        StateConfig::Persistent { dir, session } => {
+            let store = Arc::new(SqliteStore::open(dir, session)?);
+            let shared: Arc<dyn SnapshotStore> = store.clone();
+            (shared, Some(store))
+        }
+    })
+}
+
 impl Engine {
     /// Open the root and the session store.
     pub fn open(config: EngineConfig) -> Result<Engine, Error> {
@@ -169,20 +185,17 @@ impl Engine {
             path: config.root.clone(),
             source,
         })?;
-        let (ws, store, sqlite): (Workspace, Arc<dyn SnapshotStore>, _) = match &config.state {
-            StateConfig::Memory => (ws, Arc::new(MemoryStore::new()), None),
-            StateConfig::Persistent { dir, session } => {
-                let store = Arc::new(SqliteStore::open(dir, session)?);
+        let (store, sqlite) = open_state(&config.state)?;
+        let ws = match (&config.state, &sqlite) {
+            (StateConfig::Persistent { dir, session }, Some(db)) => {
                 // Bounded state: at most once an hour, sessions past the age or size bound go
                 // (never this one). A state the call cannot write keeps them until one can.
-                let _ = store.auto_prune(&crate::state::auto_prune_rule());
-                let shared: Arc<dyn SnapshotStore> = store.clone();
-                let ws = ws
-                    .with_lock_dir(dir.join("locks"))
+                let _ = db.auto_prune(&crate::state::auto_prune_rule());
+                ws.with_lock_dir(dir.join("locks"))
                     .with_journal_dir(dir.join("journal"))
-                    .with_undo_log(dir.join("undo"), session.clone());
-                (ws, shared, Some(store))
+                    .with_undo_log(dir.join("undo"), session.clone())
             }
+            _ => ws,
         };
         // A transaction a killed process left half done is finished or undone before anything
         // else reads the tree; a failure here is reported again by `recover`.
@@ -201,14 +214,7 @@ impl Engine {
     /// directory and are refused (`E_NEEDS_DIRECTORY`). A persistent `state` keeps the snapshots and the preview queue
     /// in its database; locks, the journal and the undo log are the disk's business.
     pub fn with_disk(disk: Arc<dyn Disk>, state: &StateConfig) -> Result<Engine, Error> {
-        let (store, sqlite): (Arc<dyn SnapshotStore>, _) = match state {
-            StateConfig::Memory => (Arc::new(MemoryStore::new()), None),
-            StateConfig::Persistent { dir, session } => {
-                let store = Arc::new(SqliteStore::open(dir, session)?);
-                let shared: Arc<dyn SnapshotStore> = store.clone();
-                (shared, Some(store))
-            }
-        };
+        let (store, sqlite) = open_state(state)?;
         Ok(Engine::assemble(Tree::Custom(disk), None, store, sqlite))
     }
 

@@ -187,7 +187,8 @@ impl Engine {
     }
 }
 
-fn now_secs() -> u64 {
+/// Seconds since the Unix epoch (0 before it).
+pub(crate) fn now_secs() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())

@@ -77,9 +77,7 @@ impl Engine {
 
     /// `undo --list`: the undoable calls of this root, newest first, one per line.
     pub fn undo_list(&self) -> Outcome {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
+        let now = crate::state::now_secs();
         let mut text = String::new();
         let ws = match self.needs_directory("undo") {
             Ok(ws) => ws,

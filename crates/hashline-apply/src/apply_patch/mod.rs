@@ -27,9 +27,8 @@ use hashline_state::SnapshotStore;
 use hashline_syntax::apply_patch::parse_patch;
 
 use crate::anchors::AnchorForm;
-use crate::diff::first_changed_line;
 use crate::pipeline::execute::{execute, Done, Land, Run};
-use crate::pipeline::report::change_report;
+use crate::pipeline::report::{change_report, FirstLine};
 use crate::Disk;
 use crate::{FileOp, FileReport, Outcome};
 use hashline_core::ErrorCode;
@@ -117,14 +116,13 @@ fn report(d: &Done, written: bool, anchors: bool) -> FileReport {
         Land::Move { .. } => (FileOp::Rename, d.dest.as_ref().map(|t| t.display.clone())),
     };
     let change = (d.old_text.as_str(), d.new_text.as_str());
-    let first = first_changed_line(change.0, change.1);
     FileReport {
         new_path,
         ..change_report(
             path,
             op,
             change,
-            (first, anchors.then_some(AnchorForm::Plain)),
+            (FirstLine::Diff, anchors.then_some(AnchorForm::Plain)),
             written,
         )
     }

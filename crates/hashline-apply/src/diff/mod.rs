@@ -19,6 +19,7 @@ use imara_diff::{Algorithm, Diff, InternedInput};
 
 pub use numbered::{compact_preview, first_change_in, first_changed_line, numbered};
 pub use unified::unified;
+pub(crate) use unified::unified_and_first;
 
 /// One changed region of a line diff: `old` lines were replaced by `new` lines (0-based,
 /// half-open). A pure insertion has an empty `old` range positioned where the lines go.

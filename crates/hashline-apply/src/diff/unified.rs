@@ -10,14 +10,20 @@ const CONTEXT: usize = 3;
 
 /// The unified diff of `old` → `new` for `path`; empty when the texts are equal.
 pub fn unified(old: &str, new: &str, path: &str) -> String {
+    unified_and_first(old, new, path).0
+}
+
+/// [`unified`] and, from the same diff, the first changed line of `new`
+/// ([`first_changed_line`](super::first_changed_line): both split lines alike).
+pub(crate) fn unified_and_first(old: &str, new: &str, path: &str) -> (String, Option<usize>) {
     // Only the lines around the changes are collected; positions below are relative to
     // `skip`, the common lines cut off at the start.
     let trimmed = Trimmed::of(old, new, |t| t.split_inclusive('\n'));
     let (skip, old_t, new_t) = (trimmed.skip, &trimmed.old, &trimmed.new);
     let hunks = hunks_of(old_t, new_t);
-    if hunks.is_empty() {
-        return String::new();
-    }
+    let Some(first) = hunks.first().map(|h| skip + h.new.start + 1) else {
+        return (String::new(), None);
+    };
     let mut out = String::new();
     // Writing into a String cannot fail.
     let _ = writeln!(out, "--- a/{path}\n+++ b/{path}");
@@ -65,7 +71,7 @@ pub fn unified(old: &str, new: &str, path: &str) -> String {
             line(&mut out, ' ', l);
         }
     }
-    out
+    (out, Some(first))
 }
 
 fn range(start: usize, len: usize) -> String {

@@ -140,9 +140,8 @@ fn swallowed_attachment(s: &Subject<'_>, edit: &Edit) -> Option<String> {
 }
 
 /// A line that delimits a region: a Markdown code fence, a YAML document separator.
-fn is_fence(line: &str) -> bool {
-    let t = line.trim();
-    t.starts_with("```") || t.starts_with("~~~") || t == "---" || t == "..."
+fn is_delimiter(line: &str) -> bool {
+    super::is_fence(line) || matches!(line.trim(), "---" | "...")
 }
 
 /// A range of several lines that starts or ends on a fence or document separator that no row
@@ -155,7 +154,7 @@ fn swallowed_fence(s: &Subject<'_>, edit: &Edit) -> Option<String> {
     let restated = |line: &str| edit.rows.iter().any(|r| r.trim() == line.trim());
     [end, start]
         .into_iter()
-        .find(|&n| is_fence(s.line(n)) && !restated(s.line(n)))
+        .find(|&n| is_delimiter(s.line(n)) && !restated(s.line(n)))
         .map(|n| {
             format!(
                 "the range {} on line {n} (`{}`), which no row restates: the edit would remove \

@@ -16,7 +16,7 @@ use crate::pipeline::execute::{
     execute, EditPlan, FrontEnd, Guarded, Intent, Land, Opened, Plan, Run,
 };
 use crate::pipeline::files::is_read_only;
-use crate::pipeline::report::{change_report, noop_report};
+use crate::pipeline::report::{change_report, noop_report, FirstLine};
 use crate::Disk;
 use crate::{FileOp, Outcome};
 
@@ -113,7 +113,7 @@ fn run(
         path,
         FileOp::Update,
         (old, new),
-        (first, form),
+        (FirstLine::Given(first), form),
         !opts.dry_run,
     );
     Ok(Outcome {

@@ -36,7 +36,7 @@ use crate::anchors::AnchorForm;
 use crate::diff::{first_change_in, numbered};
 use crate::pipeline::disk::MemoryDisk;
 use crate::pipeline::execute::{execute, Done, FrontEnd, Run};
-use crate::pipeline::report::{change_report, noop_report};
+use crate::pipeline::report::{change_report, noop_report, FirstLine};
 use crate::Disk;
 use crate::{FileOp, FileReport, Outcome};
 
@@ -159,7 +159,13 @@ pub fn preview(
 fn report(d: &Done, op: FileOp, written: bool, anchors: bool, first: Option<usize>) -> FileReport {
     let path = &d.target.display;
     let form = anchors.then_some(AnchorForm::Tag);
-    change_report(path, op, (&d.old_text, &d.new_text), (first, form), written)
+    change_report(
+        path,
+        op,
+        (&d.old_text, &d.new_text),
+        (FirstLine::Given(first), form),
+        written,
+    )
 }
 
 /// The shared body of [`edit`] and [`apply_to_text`].

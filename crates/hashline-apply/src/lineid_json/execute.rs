@@ -13,12 +13,11 @@ use super::plan::{application_order, lower, resolve, validate};
 use super::rebase::choose_base;
 use super::EditOptions;
 use crate::anchors::AnchorForm;
-use crate::diff::first_changed_line;
 use crate::fs::FsError;
 use crate::pipeline::commit::CommitError;
 use crate::pipeline::execute::{execute, EditPlan, FrontEnd, Intent, Land, Opened, Plan, Run};
 use crate::pipeline::files::{open_for_read, read_text, text_only, Decoding, FileRefusal};
-use crate::pipeline::report::{change_report, read_report};
+use crate::pipeline::report::{change_report, read_report, FirstLine};
 use crate::pipeline::stage::Spliced;
 use crate::Disk;
 use crate::{FileOp, FileReport, Outcome};
@@ -116,7 +115,7 @@ fn report(
             &req.file_path,
             op,
             (old, new),
-            (first_changed_line(old, new), form),
+            (FirstLine::Diff, form),
             written,
         ),
         None => FileReport {

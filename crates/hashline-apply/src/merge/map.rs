@@ -234,21 +234,22 @@ fn count<'a>(old: &[&'a str], new: &[&'a str]) -> Counts<'a> {
     counts
 }
 
-/// Copies in the old and in the new text of every line, keyed by the XXH3-64 of its text: on a
+/// Copies in the old text (given as its lines' XXH3-64) and in the new text of every line,
+/// keyed by the XXH3-64 of its text: on a
 /// whole file (a million lines) hashing once and counting integers in a table sized up front is
 /// several times cheaper than a table of strings that grows. Two texts sharing a hash count as
 /// one, which can only make a line look repeated: it is then no sync point, and the stretch
 /// around it is judged by exact counts (`count`), never more leniently.
 fn hashed_counts(
-    old: &[&str],
+    old: &[u64],
     new: &[&str],
 ) -> HashMap<u64, (u32, u32), foldhash::fast::RandomState> {
     let mut counts = HashMap::with_capacity_and_hasher(
         old.len().max(new.len()),
         foldhash::fast::RandomState::default(),
     );
-    for l in old {
-        let c: &mut (u32, u32) = counts.entry(xxh3_64(l.as_bytes())).or_default();
+    for &h in old {
+        let c: &mut (u32, u32) = counts.entry(h).or_default();
         c.0 = c.0.saturating_add(1);
     }
     for l in new {
@@ -263,14 +264,16 @@ fn hashed_counts(
 /// text occurs exactly once in each whole text. Each line is counted in one stretch, so the work
 /// is linear; unchanged stretches are skipped.
 fn copy_counts(old: &[&str], new: &[&str], image: &mut [Option<usize>]) {
-    let whole = hashed_counts(old, new);
+    // Each old line hashed once: for the counts and for the sync points.
+    let old_hashes: Vec<u64> = old.iter().map(|l| xxh3_64(l.as_bytes())).collect();
+    let whole = hashed_counts(&old_hashes, new);
     let syncs: Vec<(usize, usize)> = image
         .iter()
         .enumerate()
         .filter_map(|(i, m)| {
             let j = (*m)?;
-            let text = old.get(i)?;
-            (whole.get(&xxh3_64(text.as_bytes())) == Some(&(1, 1))).then_some((i, j))
+            let hash = old_hashes.get(i)?;
+            (whole.get(hash) == Some(&(1, 1))).then_some((i, j))
         })
         .collect();
     let (mut vs, mut cs) = (0usize, 0usize);

@@ -4,7 +4,7 @@
 use hashline_anchor::tag::file_tag;
 
 use crate::anchors::{regions, AnchorForm};
-use crate::diff::unified;
+use crate::diff::unified_and_first;
 use crate::{FileOp, FileReport};
 
 /// The report of a read of `path` (as the request named it) whose LF text is `text`.
@@ -21,17 +21,31 @@ pub(crate) fn read_report(path: &str, text: &str) -> FileReport {
     }
 }
 
+/// Where a change report's first changed line comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FirstLine {
+    /// The report's own diff ([`crate::diff::first_changed_line`], without diffing again).
+    Diff,
+    /// As the dialect counts it.
+    Given(Option<usize>),
+}
+
 /// The report of a change of `path` from `old` to `new` (LF texts): the unified diff and the
-/// new text's tag; `first` is the first changed line as the dialect counts it. A written change
+/// new text's tag; `first` says where the first changed line comes from. A written change
 /// that leaves the file reports the fresh anchors of its changed regions in `form` (`None`: the
 /// dialect shows none, as lineid-json's seed reply).
 pub(crate) fn change_report(
     path: &str,
     op: FileOp,
     (old, new): (&str, &str),
-    (first, form): (Option<usize>, Option<AnchorForm>),
+    (first, form): (FirstLine, Option<AnchorForm>),
     written: bool,
 ) -> FileReport {
+    let (diff, from_diff) = unified_and_first(old, new, path);
+    let first = match first {
+        FirstLine::Diff => from_diff,
+        FirstLine::Given(line) => line,
+    };
     let anchors = match form {
         Some(form) if written && op != FileOp::Delete => regions(old, new, form),
         _ => Vec::new(),
@@ -41,7 +55,7 @@ pub(crate) fn change_report(
         new_path: None,
         op,
         tag: Some(file_tag(new)),
-        diff: unified(old, new, path),
+        diff,
         first_changed_line: first,
         written,
         anchors,

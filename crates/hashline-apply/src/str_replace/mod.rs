@@ -28,7 +28,7 @@ use crate::fs::FsError;
 use crate::guard::GuardRefusal;
 use crate::pipeline::execute::{execute, Land, Run};
 use crate::pipeline::files::open_resolved;
-use crate::pipeline::report::{change_report, read_report};
+use crate::pipeline::report::{change_report, read_report, FirstLine};
 use crate::{Disk, Entry};
 use crate::{FileOp, FileReport, Outcome};
 
@@ -250,9 +250,9 @@ fn run(
         ),
     };
     let (op, first) = match done.land {
-        Land::Create => (FileOp::Create, Some(1)),
-        Land::Delete => (FileOp::Delete, None),
-        _ => (FileOp::Update, crate::diff::first_changed_line(old, new)),
+        Land::Create => (FileOp::Create, FirstLine::Given(Some(1))),
+        Land::Delete => (FileOp::Delete, FirstLine::Given(None)),
+        _ => (FileOp::Update, FirstLine::Diff),
     };
     let form = (!opts.skip_anchors).then_some(AnchorForm::View);
     let file = change_report(&shown, op, (old, new), (first, form), !opts.dry_run);

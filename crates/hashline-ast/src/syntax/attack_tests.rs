@@ -311,3 +311,18 @@ fn a_thousand_hunks_still_take_the_windows() {
         t.elapsed()
     );
 }
+
+#[test]
+fn a_stray_quote_in_rust_keeps_the_scan_row_for_row() {
+    // A quote, a newline, a quote: no char literal spans lines, so each row keeps its flag.
+    for text in [
+        "let a = '\n';\nfn b() {}\n",
+        "let a = '\\\nx';\nfn b() {}\n",
+    ] {
+        let rows = super::lexed::top_rows(SupportLang::Rust, text).map(|r| r.len());
+        assert!(
+            rows.is_none_or(|n| n == text.split('\n').count()),
+            "{text:?}: {rows:?}"
+        );
+    }
+}

@@ -34,7 +34,7 @@ fn cut_at_top(lang: SupportLang, before: &str, after: &str, span: &Span, w: &Ran
     if w.end >= before.len() {
         return true;
     }
-    let end = rows(before, 0..w.end);
+    let end = start + rows(before, w.start..w.end);
     let grown = rows(after, span.start..span.new_end) as isize
         - rows(before, span.start..span.old_end) as isize;
     at_top(&old_top, end)

@@ -262,6 +262,9 @@ pub(super) fn top_rows(lang: SupportLang, text: &str) -> Option<Vec<bool>> {
 /// `'\n'`, `'"'`), or none after the quote of a lifetime (`'a`).
 fn char_literal(text: &str, at: usize) -> usize {
     let rest = text.get(at + 1..).unwrap_or("");
+    // A char literal never spans lines: what the scan steps over stays on this line, so its
+    // count of rows stays right whatever follows a stray quote.
+    let rest = rest.split('\n').next().unwrap_or("");
     let mut chars = rest.char_indices();
     match chars.next() {
         Some((_, '\\')) => rest
