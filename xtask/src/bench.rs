@@ -6,7 +6,8 @@
 //! row say so. `--reps N` (default 5), `--large-mb N` (default 100), `--no-ast` (skip the
 //! ast-edit rows), `--ast-files N` (files per ast-edit rewrite, evenly spread over the pinned
 //! corpus; default 2,000, to keep the copies small), `--only-ast` (only the ast-edit rows, `--reps`
-//! runs each instead of at most 3), `--guard` (the edit guard's cost instead, see
+//! runs each instead of at most 3), `--only read|small|hunks|memory` (one group of rows),
+//! `--keep` (leave the generated inputs in the cache's `work` directory), `--guard` (the edit guard's cost instead, see
 //! `bench_rows::guard_cost`).
 
 use std::path::{Path, PathBuf};
@@ -37,18 +38,36 @@ pub fn run(args: &[String]) -> Result<(), String> {
         table.print(reps);
         return result;
     }
+    // `--only read|small|hunks|memory` runs one group of rows.
+    let only = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str);
+    let wanted = |name: &str| only.is_none_or(|o| o == name);
     let result = (|| {
-        rows::read_large(&bin, &work, large_mb, reps, &mut table)?;
-        rows::read_small(&bin, &work, reps.max(30), &mut table)?;
-        rows::edit_hunks(&bin, &cache, &work, reps, &mut table)?;
-        if !args.iter().any(|a| a == "--no-ast") {
+        if wanted("read") {
+            rows::read_large(&bin, &work, large_mb, reps, &mut table)?;
+        }
+        if wanted("small") {
+            rows::read_small(&bin, &work, reps.max(30), &mut table)?;
+        }
+        if wanted("hunks") {
+            rows::edit_hunks(&bin, &cache, &work, reps, &mut table)?;
+        }
+        if only.is_none() && !args.iter().any(|a| a == "--no-ast") {
             let files = flag(args, "--ast-files").unwrap_or(2_000);
             rows::ast_edit(&work, reps.min(3), files, &mut table)?;
         }
-        rows::edit_memory(&bin, &work, large_mb, &mut table)
+        if wanted("memory") {
+            rows::edit_memory(&bin, &work, large_mb, &mut table)?;
+        }
+        Ok(())
     })();
-    // The large inputs go whatever happened.
-    let _ = std::fs::remove_dir_all(&work);
+    // The large inputs go whatever happened, unless `--keep` (to profile them by hand).
+    if !args.iter().any(|a| a == "--keep") {
+        let _ = std::fs::remove_dir_all(&work);
+    }
     table.print(reps);
     result
 }

@@ -157,6 +157,8 @@ pub fn edit_hunks(
             their_bytes = std::fs::read(&file).map_err(io(&file))?;
         }
     }
+    // The input beside its patches, for profiling by hand (`--keep`).
+    write(&work.join("hunks.orig"), original.as_bytes())?;
     let theirs = median(&mut theirs);
     for (k, what) in ["", ", parser off (`--allow-syntax-errors`)"]
         .iter()

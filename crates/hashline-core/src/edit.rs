@@ -89,10 +89,25 @@ pub enum SpliceError {
 }
 
 #[derive(Default)]
-struct Slot {
-    before: Vec<String>,
-    replacement: Vec<String>,
-    after: Vec<String>,
+struct Slot<'e> {
+    before: Vec<&'e str>,
+    replacement: Vec<&'e str>,
+    after: Vec<&'e str>,
+}
+
+/// A stretch of a splice's output ([`splice_runs`]): original lines kept as they are, or one
+/// new line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Run<'e> {
+    /// Original lines `range` (0-based, end exclusive), in order.
+    Kept(std::ops::Range<usize>),
+    /// A new line; `like` as in [`OutLine::New`].
+    New {
+        /// The line's text, without terminator.
+        text: &'e str,
+        /// The original line whose ending (and code page) it takes, if any.
+        like: Option<usize>,
+    },
 }
 
 /// Apply `edits` to a file of `lines` (its LF lines, final empty piece included).
@@ -101,6 +116,30 @@ struct Slot {
 /// built. Overlap policy is the dialect's: a line replaced twice is simply gone, and both
 /// replacements start where their ranges start.
 pub fn splice(lines: &[&str], edits: &[Edit]) -> Result<Vec<OutLine>, SpliceError> {
+    let runs = splice_runs(lines, edits)?;
+    let count = runs
+        .iter()
+        .map(|r| match r {
+            Run::Kept(range) => range.len(),
+            Run::New { .. } => 1,
+        })
+        .sum();
+    let mut out = Vec::with_capacity(count);
+    for run in runs {
+        match run {
+            Run::Kept(range) => out.extend(range.map(OutLine::Kept)),
+            Run::New { text, like } => out.push(OutLine::New {
+                text: text.to_owned(),
+                like,
+            }),
+        }
+    }
+    Ok(out)
+}
+
+/// [`splice`] as runs: consecutive kept lines are one [`Run::Kept`], new lines borrow the
+/// edits' rows. A 100,000-line file with a few edits gives a few runs, not 100,000 lines.
+pub fn splice_runs<'e>(lines: &[&str], edits: &'e [Edit]) -> Result<Vec<Run<'e>>, SpliceError> {
     let line_count = lines.len();
     for e in edits {
         if let EditKind::Replace { start, end } = e.kind {
@@ -120,67 +159,51 @@ pub fn splice(lines: &[&str], edits: &[Edit]) -> Result<Vec<OutLine>, SpliceErro
         }
     }
 
-    let mut slots: BTreeMap<usize, Slot> = BTreeMap::new();
+    let mut slots: BTreeMap<usize, Slot<'e>> = BTreeMap::new();
     // Deleted ranges as (start, end) sorted; merged lazily while walking.
     let mut deleted: Vec<(usize, usize)> = Vec::new();
-    let mut head: Vec<String> = Vec::new();
-    let mut tail: Vec<String> = Vec::new();
+    let mut head: Vec<&'e str> = Vec::new();
+    let mut tail: Vec<&'e str> = Vec::new();
     for e in edits {
+        let rows = e.rows.iter().map(String::as_str);
         match e.kind {
             EditKind::Replace { start, end } => {
-                slots
-                    .entry(start)
-                    .or_default()
-                    .replacement
-                    .extend(e.rows.iter().cloned());
+                slots.entry(start).or_default().replacement.extend(rows);
                 deleted.push((start, end));
             }
-            EditKind::InsertBefore(l) => slots
-                .entry(l)
-                .or_default()
-                .before
-                .extend(e.rows.iter().cloned()),
-            EditKind::InsertAfter(l) => slots
-                .entry(l)
-                .or_default()
-                .after
-                .extend(e.rows.iter().cloned()),
-            EditKind::Head => head.extend(e.rows.iter().cloned()),
-            EditKind::Tail => tail.extend(e.rows.iter().cloned()),
+            EditKind::InsertBefore(l) => slots.entry(l).or_default().before.extend(rows),
+            EditKind::InsertAfter(l) => slots.entry(l).or_default().after.extend(rows),
+            EditKind::Head => head.extend(rows),
+            EditKind::Tail => tail.extend(rows),
         }
     }
     deleted.sort_unstable();
 
-    let mut out: Vec<OutLine> = Vec::with_capacity(line_count + 16);
-    let new = |text: &String, like: Option<usize>| OutLine::New {
-        text: text.clone(),
-        like,
+    let mut out = Runs {
+        runs: Vec::with_capacity(2 * slots.len() + 2),
+        dels: deleted.iter().peekable(),
+        del_until: 0,
     };
-    let mut del_iter = deleted.iter().peekable();
-    let mut del_until = 0usize; // lines <= del_until are deleted
+    let new = |text: &'e str, like: Option<usize>| Run::New { text, like };
     let mut next_line = 1usize;
     for (&l, slot) in &slots {
         // Copy untouched lines before this slot.
-        push_kept(&mut out, next_line, l, &mut del_iter, &mut del_until);
-        out.extend(slot.before.iter().map(|t| new(t, None)));
-        out.extend(slot.replacement.iter().map(|t| new(t, Some(l - 1))));
-        push_kept(&mut out, l, l + 1, &mut del_iter, &mut del_until);
-        out.extend(slot.after.iter().map(|t| new(t, None)));
+        out.kept(next_line, l);
+        out.runs.extend(slot.before.iter().map(|t| new(t, None)));
+        out.runs
+            .extend(slot.replacement.iter().map(|t| new(t, Some(l - 1))));
+        out.kept(l, l + 1);
+        out.runs.extend(slot.after.iter().map(|t| new(t, None)));
         next_line = l + 1;
     }
-    push_kept(
-        &mut out,
-        next_line,
-        line_count + 1,
-        &mut del_iter,
-        &mut del_until,
-    );
+    out.kept(next_line, line_count + 1);
+    let mut out = out.runs;
 
     if !head.is_empty() {
         if is_single_empty(&out, lines) {
             out.clear();
         }
-        let mut with_head: Vec<OutLine> = head.iter().map(|t| new(t, None)).collect();
+        let mut with_head: Vec<Run<'e>> = head.iter().map(|t| new(t, None)).collect();
         with_head.append(&mut out);
         out = with_head;
     }
@@ -189,10 +212,9 @@ pub fn splice(lines: &[&str], edits: &[Edit]) -> Result<Vec<OutLine>, SpliceErro
         if is_single_empty(&out, lines) {
             out.clear();
             out.extend(rows);
-        } else if out.last().is_some_and(|l| line_text(l, lines).is_empty()) {
-            let last = out.pop();
+        } else if let Some(last) = pop_empty_last(&mut out, lines) {
             out.extend(rows);
-            out.extend(last);
+            out.push(last);
         } else {
             out.extend(rows);
         }
@@ -200,37 +222,74 @@ pub fn splice(lines: &[&str], edits: &[Edit]) -> Result<Vec<OutLine>, SpliceErro
     Ok(out)
 }
 
-fn push_kept<'a>(
-    out: &mut Vec<OutLine>,
-    from: usize,
-    to: usize,
-    dels: &mut std::iter::Peekable<std::slice::Iter<'a, (usize, usize)>>,
-    del_until: &mut usize,
-) {
-    for line in from..to {
-        while let Some(&&(s, e)) = dels.peek() {
-            if s <= line {
-                *del_until = (*del_until).max(e);
-                dels.next();
-            } else {
-                break;
+/// The runs being built, and the deleted ranges not yet passed.
+struct Runs<'e, 'd> {
+    runs: Vec<Run<'e>>,
+    dels: std::iter::Peekable<std::slice::Iter<'d, (usize, usize)>>,
+    /// Lines up to here (1-based) are deleted.
+    del_until: usize,
+}
+
+impl Runs<'_, '_> {
+    /// Keep the lines `from..to` (1-based) that no deleted range covers.
+    fn kept(&mut self, from: usize, to: usize) {
+        let mut line = from;
+        while line < to {
+            while let Some(&&(s, e)) = self.dels.peek() {
+                if s <= line {
+                    self.del_until = self.del_until.max(e);
+                    self.dels.next();
+                } else {
+                    break;
+                }
             }
-        }
-        if line > *del_until {
-            out.push(OutLine::Kept(line - 1));
+            if line <= self.del_until {
+                line = (self.del_until + 1).min(to);
+                continue;
+            }
+            // Kept up to the next deleted range's start (or `to`).
+            let stop = self.dels.peek().map_or(to, |&&(s, _)| s.min(to));
+            let range = line - 1..stop - 1;
+            match self.runs.last_mut() {
+                Some(Run::Kept(last)) if last.end == range.start => last.end = range.end,
+                _ => self.runs.push(Run::Kept(range)),
+            }
+            line = stop;
         }
     }
 }
 
-fn line_text<'a>(line: &'a OutLine, lines: &[&'a str]) -> &'a str {
-    match line {
-        OutLine::Kept(i) => lines.get(*i).copied().unwrap_or(""),
-        OutLine::New { text, .. } => text,
+/// The text of a run that is one line.
+fn one_line<'a>(run: &'a Run<'_>, lines: &[&'a str]) -> Option<&'a str> {
+    match run {
+        Run::Kept(r) if r.len() == 1 => Some(lines.get(r.start).copied().unwrap_or("")),
+        Run::Kept(_) => None,
+        Run::New { text, .. } => Some(text),
     }
 }
 
-fn is_single_empty(out: &[OutLine], lines: &[&str]) -> bool {
-    out.len() == 1 && line_text(&out[0], lines).is_empty()
+fn is_single_empty(out: &[Run<'_>], lines: &[&str]) -> bool {
+    matches!(out, [only] if one_line(only, lines).is_some_and(str::is_empty))
+}
+
+/// Take the last output line off `out` when it is empty (the piece after a final newline).
+fn pop_empty_last<'e>(out: &mut Vec<Run<'e>>, lines: &[&str]) -> Option<Run<'e>> {
+    match out.last_mut()? {
+        Run::Kept(r) if r.start < r.end => {
+            let last = r.end - 1;
+            if !lines.get(last).copied().unwrap_or("").is_empty() {
+                return None;
+            }
+            r.end = last;
+            if r.start == r.end {
+                out.pop();
+            }
+            Some(Run::Kept(last..last + 1))
+        }
+        Run::Kept(_) => None,
+        Run::New { text: "", .. } => out.pop(),
+        Run::New { .. } => None,
+    }
 }
 
 #[cfg(test)]

@@ -35,6 +35,8 @@ pub mod affix;
 pub mod block;
 pub mod code;
 pub mod edit;
+#[cfg(test)]
+mod edit_reference;
 pub mod excerpt;
 pub mod js;
 pub mod kind;
@@ -44,6 +46,6 @@ pub mod text;
 
 pub use block::{BlockResolver, BlockSpan};
 pub use code::ErrorCode;
-pub use edit::{splice, Edit, EditKind, SpliceError};
+pub use edit::{splice, splice_runs, Edit, EditKind, Run, SpliceError};
 pub use syntax::{LineChange, SyntaxCheck, SyntaxIssue};
 pub use text::{Eol, OutLine, TextFile};

@@ -61,6 +61,29 @@ pub struct LineChange {
 }
 
 impl LineChange {
+    /// The stretches `edits` change in a text of `line_count` real lines (0-based, sorted,
+    /// disjoint; edits that touch or overlap are one stretch), derived from the edits alone: a
+    /// consumer checks that the lines between them are unchanged before relying on them.
+    pub fn of_edits(edits: &[crate::Edit], line_count: usize) -> Vec<LineChange> {
+        use crate::EditKind;
+        let mut spots: Vec<(Range<usize>, isize)> = edits
+            .iter()
+            .map(|e| {
+                let (start, end) = match e.kind {
+                    EditKind::Replace { start, end } => (start.saturating_sub(1), end),
+                    EditKind::InsertBefore(l) => (l.saturating_sub(1), l.saturating_sub(1)),
+                    EditKind::InsertAfter(l) => (l, l),
+                    EditKind::Head => (0, 0),
+                    EditKind::Tail => (line_count, line_count),
+                };
+                let end = end.max(start);
+                (start..end, e.rows.len() as isize - (end - start) as isize)
+            })
+            .collect();
+        spots.sort_unstable_by_key(|(old, _)| (old.start, old.end));
+        LineChange::stretches(spots, true)
+    }
+
     /// The stretches of a file's edits, each edit given as `(old lines, lines added minus
     /// removed)`, sorted by start: an edit starting inside the open stretch (or, with
     /// `touching`, right where it ends) joins it; each stretch's new lines follow from what

@@ -107,6 +107,13 @@ impl StoreError {
 pub trait SnapshotStore: Send + Sync {
     /// Record `text` as the newest version of `path`; returns its tag.
     fn record(&self, path: &str, text: &str) -> Result<String, StoreError>;
+    /// `text` is about to be [recorded](SnapshotStore::record): a store may do the costly,
+    /// invisible part of that now (on another thread, while the file is being written), such
+    /// as compressing it into its blob. Nothing is recorded, and what was prepared but never
+    /// recorded must be harmless (swept later). The default does nothing.
+    fn prepare(&self, text: &str) {
+        let _ = text;
+    }
     /// The newest version of `path`.
     fn head(&self, path: &str) -> Result<Option<Snapshot>, StoreError>;
     /// The version of `path` whose tag is `tag`.

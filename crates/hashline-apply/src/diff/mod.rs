@@ -9,17 +9,17 @@
 //!   and the compact preview built from it (`buildCompactDiffPreview`).
 
 mod chunked;
+mod hinted;
 mod numbered;
 mod unified;
 
 use std::ops::Range;
 
-use hashline_core::{OutLine, TextFile};
+use hashline_core::{LineChange, OutLine, TextFile};
 use imara_diff::{Algorithm, Diff, InternedInput};
 
 pub use numbered::{compact_preview, first_change_in, first_changed_line, numbered};
 pub use unified::unified;
-pub(crate) use unified::unified_and_first;
 
 /// One changed region of a line diff: `old` lines were replaced by `new` lines (0-based,
 /// half-open). A pure insertion has an empty `old` range positioned where the lines go.
@@ -30,6 +30,67 @@ pub struct DiffHunk {
     /// Lines of the new text, 0-based, half-open.
     pub new: Range<usize>,
 }
+
+/// One diff of two texts in the seed's line model (each line keeps its `\n`; the empty piece
+/// after a final newline is no line), computed once and rendered as the [`numbered`] diff, the
+/// [`unified`] diff and the [`first_changed_line`]: a report that shows more than one of them
+/// diffs the texts once.
+pub struct LineDiff<'a> {
+    /// The lines around the changes (the common prefix and suffix cut off).
+    trimmed: Trimmed<'a>,
+    /// The changed regions, relative to `trimmed`.
+    hunks: Vec<DiffHunk>,
+}
+
+impl<'a> LineDiff<'a> {
+    /// The diff of `old` → `new`.
+    pub fn of(old: &'a str, new: &'a str) -> LineDiff<'a> {
+        let trimmed = Trimmed::of(old, new, |t| t.split_inclusive('\n'));
+        let hunks = hunks_of(&trimmed.old, &trimmed.new);
+        LineDiff { trimmed, hunks }
+    }
+
+    /// The diff of `old` → `new` whose edits changed the stretches `changes` (in the
+    /// `\n`-split model of the texts): a big file is diffed only around them, once the texts
+    /// are found to agree everywhere else (else, or for a small file, as [`LineDiff::of`]).
+    pub fn of_changed(old: &'a str, new: &'a str, changes: Option<&[LineChange]>) -> LineDiff<'a> {
+        let big = old.len().max(new.len()) >= HINTED_BYTES;
+        if let Some(changes) = changes.filter(|_| big) {
+            let trimmed = Trimmed {
+                skip: 0,
+                old: old.split_inclusive('\n').collect(),
+                new: new.split_inclusive('\n').collect(),
+            };
+            let (o, n) = (&trimmed.old, &trimmed.new);
+            if let Some(hunks) = hinted::hunks((old, new), o, n, changes) {
+                return LineDiff { trimmed, hunks };
+            }
+        }
+        LineDiff::of(old, new)
+    }
+
+    /// The seed's numbered diff ([`numbered`]).
+    pub fn numbered(&self) -> String {
+        numbered::render(self)
+    }
+
+    /// The unified diff for `path` ([`unified`]); empty when the texts are equal.
+    pub fn unified(&self, path: &str) -> String {
+        unified::render(self, path)
+    }
+
+    /// The first changed line of the new text, 1-based ([`first_changed_line`]); `None` when
+    /// the texts are equal.
+    pub fn first_changed_line(&self) -> Option<usize> {
+        self.hunks
+            .first()
+            .map(|h| self.trimmed.skip + h.new.start + 1)
+    }
+}
+
+/// Texts (in bytes) from which [`LineDiff::of_changed`] diffs only around the stretches it is
+/// told: below it, the diff of the whole texts costs little and keeps imara-diff's exact output.
+const HINTED_BYTES: usize = 1 << 20;
 
 /// Changed regions between `old` and `new`, both split on `\n` with the final empty piece kept
 /// (the line model of [`hashline_core::text`]). Hunks are in increasing order.
@@ -240,6 +301,31 @@ mod tests {
         assert_eq!(hunks.len(), 1);
         assert_eq!(hunks[0].new.len(), 1);
         assert!(hunks[0].old.is_empty());
+    }
+
+    #[test]
+    fn a_big_file_is_diffed_around_the_stretches_it_is_told() {
+        let old: String = (0..100_000).map(|i| format!("line {i}\n")).collect();
+        assert!(old.len() >= HINTED_BYTES);
+        let file = TextFile::from_text(&old);
+        let lines = file.line_slices();
+        let edits: Vec<hashline_core::Edit> = (0..300)
+            .map(|k| {
+                hashline_core::Edit::replace(k * 200 + 5, k * 200 + 5, vec![format!("new {k}")], 0)
+            })
+            .collect();
+        let new = file.render_text(&hashline_core::splice(&lines, &edits).expect("splice"));
+        let changes = LineChange::of_edits(&edits, 100_000);
+        let told = LineDiff::of_changed(&old, &new, Some(&changes));
+        let whole = LineDiff::of(&old, &new);
+        assert_eq!(told.hunks.len(), 300);
+        assert_eq!(told.numbered(), whole.numbered());
+        assert_eq!(told.unified("p"), whole.unified("p"));
+        assert_eq!(told.first_changed_line(), Some(5));
+        // A claim that does not hold is not trusted: the whole texts are diffed.
+        let wrong = LineChange::of_edits(&edits[1..], 100_000);
+        let fallback = LineDiff::of_changed(&old, &new, Some(&wrong));
+        assert_eq!(fallback.numbered(), whole.numbered());
     }
 
     #[test]

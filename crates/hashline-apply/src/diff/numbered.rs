@@ -5,7 +5,7 @@
 //! without a newline differs from the same text with one, and the empty piece after a final
 //! newline is not a line.
 
-use super::{hunks_of, Trimmed};
+use super::{DiffHunk, LineDiff};
 
 /// Context lines shown around a change.
 const CONTEXT: usize = 2;
@@ -22,10 +22,10 @@ impl Part<'_> {
     }
 }
 
-fn parts<'a>(old: &'a [&'a str], new: &'a [&'a str]) -> Vec<Part<'a>> {
+fn parts<'a>(old: &'a [&'a str], new: &'a [&'a str], hunks: &[DiffHunk]) -> Vec<Part<'a>> {
     let mut out = Vec::new();
     let mut old_pos = 0;
-    for h in hunks_of(old, new) {
+    for h in hunks {
         if h.old.start > old_pos {
             out.push(Part::Same(&old[old_pos..h.old.start]));
         }
@@ -51,10 +51,15 @@ fn display(token: &str) -> &str {
 /// context ` N|TEXT` (old number), and one ` N|...` row where a long unchanged run between two
 /// changes is elided. Rows are joined with `\n`; an unchanged pair gives the empty string.
 pub fn numbered(old: &str, new: &str) -> String {
+    LineDiff::of(old, new).numbered()
+}
+
+/// [`numbered`] of a diff already computed.
+pub(super) fn render(diff: &LineDiff<'_>) -> String {
     // The common lines cut off at the start are never shown (they are more than the context
     // away from any change): numbering starts after them.
-    let trimmed = Trimmed::of(old, new, |t| t.split_inclusive('\n'));
-    let parts = parts(&trimmed.old, &trimmed.new);
+    let trimmed = &diff.trimmed;
+    let parts = parts(&trimmed.old, &trimmed.new, &diff.hunks);
     let mut rows: Vec<String> = Vec::new();
     let mut old_no = trimmed.skip + 1;
     let mut new_no = trimmed.skip + 1;
@@ -103,10 +108,7 @@ pub fn numbered(old: &str, new: &str) -> String {
 /// The first changed line of `new` (1-based, the seed's `firstChangedLine`), `None` when the
 /// texts are equal.
 pub fn first_changed_line(old: &str, new: &str) -> Option<usize> {
-    let t = Trimmed::of(old, new, |t| t.split_inclusive('\n'));
-    hunks_of(&t.old, &t.new)
-        .first()
-        .map(|h| t.skip + h.new.start + 1)
+    LineDiff::of(old, new).first_changed_line()
 }
 
 /// [`first_changed_line`] read off a [`numbered`] diff of the same texts (its first `+N|` or

@@ -3,33 +3,32 @@
 
 use std::fmt::Write as _;
 
-use super::{hunks_of, Trimmed};
+use super::LineDiff;
 
 /// Context lines around each change.
 const CONTEXT: usize = 3;
 
 /// The unified diff of `old` → `new` for `path`; empty when the texts are equal.
 pub fn unified(old: &str, new: &str, path: &str) -> String {
-    unified_and_first(old, new, path).0
+    LineDiff::of(old, new).unified(path)
 }
 
-/// [`unified`] and, from the same diff, the first changed line of `new`
-/// ([`first_changed_line`](super::first_changed_line): both split lines alike).
-pub(crate) fn unified_and_first(old: &str, new: &str, path: &str) -> (String, Option<usize>) {
+/// [`unified`] of a diff already computed.
+pub(super) fn render(diff: &LineDiff<'_>, path: &str) -> String {
     // Only the lines around the changes are collected; positions below are relative to
     // `skip`, the common lines cut off at the start.
-    let trimmed = Trimmed::of(old, new, |t| t.split_inclusive('\n'));
+    let trimmed = &diff.trimmed;
     let (skip, old_t, new_t) = (trimmed.skip, &trimmed.old, &trimmed.new);
-    let hunks = hunks_of(old_t, new_t);
-    let Some(first) = hunks.first().map(|h| skip + h.new.start + 1) else {
-        return (String::new(), None);
-    };
+    let hunks = &diff.hunks;
+    if hunks.is_empty() {
+        return String::new();
+    }
     let mut out = String::new();
     // Writing into a String cannot fail.
     let _ = writeln!(out, "--- a/{path}\n+++ b/{path}");
     // Group hunks whose context windows touch.
     let mut groups: Vec<Vec<&super::DiffHunk>> = Vec::new();
-    for h in &hunks {
+    for h in hunks {
         match groups.last_mut() {
             Some(g)
                 if g.last()
@@ -71,7 +70,7 @@ pub(crate) fn unified_and_first(old: &str, new: &str, path: &str) -> (String, Op
             line(&mut out, ' ', l);
         }
     }
-    (out, Some(first))
+    out
 }
 
 fn range(start: usize, len: usize) -> String {

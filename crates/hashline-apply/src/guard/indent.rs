@@ -203,6 +203,11 @@ fn below_first_row(s: &Subject<'_>, edit: &Edit) -> Option<String> {
 /// Whether `line` opens a block whose body must be indented deeper: it ends with `{` (or,
 /// in Python, with `:`).
 fn opens_block(line: &str, family: Family, python: bool) -> bool {
+    // Blanking strings and cutting comments never adds a `{` or `:`: a line without one opens
+    // nothing (most lines; this check runs on lines around every edit).
+    if !(line.contains('{') || (python && line.contains(':'))) {
+        return false;
+    }
     let code = code_part(line, family);
     let code = code.trim_end();
     code.ends_with('{') || (python && code.ends_with(':'))
@@ -220,6 +225,7 @@ fn under_opener(s: &Subject<'_>, edit: &Edit) -> Option<String> {
     }
     let python = s.path.ends_with(".py") || s.path.ends_with(".pyi");
     let (before, after) = s.neighbours(edit);
+    let found = row_under_opener(s, edit, family, python)?;
     // Only where the file itself indents block bodies (some opener near the edit is followed
     // by a deeper line): synthetic or minified code is left alone.
     let lo = before.saturating_sub(10).max(1);
@@ -228,15 +234,19 @@ fn under_opener(s: &Subject<'_>, edit: &Edit) -> Option<String> {
         opens_block(s.line(n), family, python)
             && nearest(s, n + 1, true).is_some_and(|m| width(s.line(m), 4) > width(s.line(n), 4))
     });
-    if !indents_blocks {
-        return None;
-    }
-    let mut opener: Option<String> = nearest(s, before, false).map(|n| s.line(n).to_string());
+    indents_blocks.then_some(found)
+}
+
+/// The first of `edit`'s rows that follows a block opener without being indented deeper
+/// (what [`under_opener`] reports where the file indents block bodies).
+fn row_under_opener(s: &Subject<'_>, edit: &Edit, family: Family, python: bool) -> Option<String> {
+    let (before, _) = s.neighbours(edit);
+    let mut opener: Option<&str> = nearest(s, before, false).map(|n| s.line(n));
     for (i, row) in edit.rows.iter().enumerate() {
         if is_blank(row) {
             continue;
         }
-        if let Some(open) = opener.as_deref() {
+        if let Some(open) = opener {
             let t = row.trim_start();
             let resumes = t.starts_with(['}', ')', ']'])
                 || t.starts_with("case ")
@@ -250,7 +260,7 @@ fn under_opener(s: &Subject<'_>, edit: &Edit) -> Option<String> {
                 ));
             }
         }
-        opener = Some(row.clone());
+        opener = Some(row);
     }
     None
 }

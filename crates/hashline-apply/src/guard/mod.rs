@@ -277,7 +277,45 @@ pub(crate) fn op_label(edit: &Edit) -> String {
 }
 
 /// Run every check on one file's edits. `Ok` carries the warnings (each starting `[W_…]`).
-pub(crate) fn check(s: &Subject<'_>, opts: &GuardOptions<'_>) -> Result<Vec<String>, GuardRefusal> {
+///
+/// On a text of [`PARALLEL_BYTES`] or more the parser runs on a second thread while the
+/// per-edit checks run; a refusal of the per-edit checks still comes first, as it would alone.
+pub(crate) fn check<'a>(
+    s: &Subject<'a>,
+    opts: &GuardOptions<'a>,
+) -> Result<Vec<String>, GuardRefusal> {
+    let covered = opts.syntax.is_some_and(|p| p.covers(Path::new(s.path)));
+    if !covered {
+        let warnings = per_edit(s)?;
+        balance::check(s)?;
+        return Ok(warnings);
+    }
+    let Some(parse) = syntax::parse(s, opts) else {
+        return per_edit(s);
+    };
+    if s.after.len() < PARALLEL_BYTES {
+        let warnings = per_edit(s)?;
+        syntax::check(s, parse.run())?;
+        return Ok(warnings);
+    }
+    let (warnings, issue) = std::thread::scope(|scope| {
+        let parsing = scope.spawn(|| parse.run());
+        let warnings = per_edit(s);
+        let issue = parsing
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (warnings, issue)
+    });
+    let warnings = warnings?;
+    syntax::check(s, issue)?;
+    Ok(warnings)
+}
+
+/// Texts (after the edits, in bytes) from which the parser runs beside the per-edit checks.
+const PARALLEL_BYTES: usize = 1 << 18;
+
+/// The checks of each edit in turn (payload, echo, indentation, boundary, merged rows).
+fn per_edit(s: &Subject<'_>) -> Result<Vec<String>, GuardRefusal> {
     let mut warnings = Vec::new();
     for edit in s.edits.iter().filter(|e| !e.rows.is_empty()) {
         payload::check(s, edit)?;
@@ -285,12 +323,6 @@ pub(crate) fn check(s: &Subject<'_>, opts: &GuardOptions<'_>) -> Result<Vec<Stri
         indent::check(s, edit)?;
         boundary::check(s, edit, &mut warnings)?;
         merged::check(s, edit, &mut warnings);
-    }
-    let covered = opts.syntax.is_some_and(|p| p.covers(Path::new(s.path)));
-    if covered {
-        syntax::check(s, opts)?;
-    } else {
-        balance::check(s)?;
     }
     Ok(warnings)
 }

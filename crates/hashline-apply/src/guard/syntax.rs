@@ -10,7 +10,7 @@ use std::path::Path;
 
 use hashline_core::affix::{common_prefix, common_suffix};
 use hashline_core::excerpt::{numbered, real_lines};
-use hashline_core::{EditKind, ErrorCode, LineChange};
+use hashline_core::{ErrorCode, LineChange, SyntaxCheck, SyntaxIssue};
 
 use super::{GuardOptions, GuardRefusal, Subject};
 
@@ -26,16 +26,43 @@ const FIX: &str = "Fix the payload or the range (often one line too long or too 
                    syntax), resend with --allow-syntax-errors (CLI) or \"allowSyntaxErrors\": \
                    true (JSON).";
 
-/// Refuse when the parser finds a syntax error the edit introduced.
-pub(super) fn check(s: &Subject<'_>, opts: &GuardOptions<'_>) -> Result<(), GuardRefusal> {
-    if opts.allow_syntax_errors {
-        return Ok(());
+/// The parse the check needs, taken out of the subject (whose renderers are not `Sync`) so that
+/// it can run on another thread while the per-edit checks run ([`super::check`]).
+pub(super) struct Parse<'a> {
+    parser: &'a dyn SyntaxCheck,
+    path: &'a str,
+    before: &'a str,
+    after: &'a str,
+    changes: Vec<LineChange>,
+}
+
+impl Parse<'_> {
+    /// The first syntax error the edits introduced, if any.
+    pub fn run(&self) -> Option<SyntaxIssue> {
+        let (path, changes) = (Path::new(self.path), &self.changes);
+        self.parser
+            .introduced_at(path, self.before, self.after, changes)
     }
-    let Some(parser) = opts.syntax else {
-        return Ok(());
-    };
-    let changes = line_changes(s);
-    let Some(issue) = parser.introduced_at(Path::new(s.path), s.before, s.after, &changes) else {
+}
+
+/// The parse of `s` this check runs; `None` when it runs none (syntax errors allowed, no
+/// parser).
+pub(super) fn parse<'a>(s: &Subject<'a>, opts: &GuardOptions<'a>) -> Option<Parse<'a>> {
+    if opts.allow_syntax_errors {
+        return None;
+    }
+    Some(Parse {
+        parser: opts.syntax?,
+        path: s.path,
+        before: s.before,
+        after: s.after,
+        changes: line_changes(s),
+    })
+}
+
+/// Refuse when the parse found a syntax error the edit introduced (`issue`).
+pub(super) fn check(s: &Subject<'_>, issue: Option<SyntaxIssue>) -> Result<(), GuardRefusal> {
+    let Some(issue) = issue else {
         return Ok(());
     };
     let lines = real_lines(s.after);
@@ -81,27 +108,9 @@ pub(super) fn check(s: &Subject<'_>, opts: &GuardOptions<'_>) -> Result<(), Guar
     })
 }
 
-/// The stretches of lines the subject's edits change (0-based, sorted, disjoint; edits that
-/// touch or overlap are one stretch), for a parser that looks only around them. Derived from
-/// the edits alone: the checker verifies that the lines between them are unchanged.
+/// The stretches of lines the subject's edits change ([`LineChange::of_edits`]).
 fn line_changes(s: &Subject<'_>) -> Vec<LineChange> {
-    let mut spots: Vec<(std::ops::Range<usize>, isize)> = s
-        .edits
-        .iter()
-        .map(|e| {
-            let (start, end) = match e.kind {
-                EditKind::Replace { start, end } => (start.saturating_sub(1), end),
-                EditKind::InsertBefore(l) => (l.saturating_sub(1), l.saturating_sub(1)),
-                EditKind::InsertAfter(l) => (l, l),
-                EditKind::Head => (0, 0),
-                EditKind::Tail => (s.line_count(), s.line_count()),
-            };
-            let end = end.max(start);
-            (start..end, e.rows.len() as isize - (end - start) as isize)
-        })
-        .collect();
-    spots.sort_unstable_by_key(|(old, _)| (old.start, old.end));
-    LineChange::stretches(spots, true)
+    LineChange::of_edits(s.edits, s.line_count())
 }
 
 /// The lines of `after` (1-based, inclusive) that differ from `before` once the common leading
@@ -155,7 +164,53 @@ mod tests {
             syntax: Some(&fake),
             allow_syntax_errors: allow,
         };
-        check(&s, &opts)
+        check(&s, parse(&s, &opts).and_then(|p| p.run()))
+    }
+
+    /// The whole guard ([`super::super::check`]) on a text of `lines` lines with line 2
+    /// replaced by `row`, the fake parser finding `BROKEN`.
+    fn guard_big(lines: usize, row: &str) -> Result<Vec<String>, GuardRefusal> {
+        let before: String = (0..lines).map(|i| format!("let v{i} = {i};\n")).collect();
+        let after = before.replacen("let v1 = 1;", row, 1);
+        let split: Vec<&str> = before.split('\n').collect();
+        let edits = vec![Edit {
+            kind: EditKind::Replace { start: 2, end: 2 },
+            rows: vec![row.to_string()],
+            origin: 0,
+        }];
+        let fake = Fake(SyntaxIssue {
+            line: 2,
+            column: 1,
+            what: "fake".into(),
+        });
+        let anchor = |n: usize| format!("{n}:");
+        let s = Subject::new(
+            "src/a.rs",
+            &split,
+            &edits,
+            (&before, &after),
+            &anchor,
+            &super::super::op_label,
+        );
+        let opts = GuardOptions {
+            syntax: Some(&fake),
+            allow_syntax_errors: false,
+        };
+        super::super::check(&s, &opts)
+    }
+
+    #[test]
+    fn on_a_big_text_the_parse_runs_beside_the_per_edit_checks_and_comes_after_them() {
+        for lines in [100, 40_000] {
+            // Above PARALLEL_BYTES with 40,000 lines: the same answers.
+            assert!(lines < 1_000 || lines * 12 > super::super::PARALLEL_BYTES);
+            let broken = guard_big(lines, "BROKEN").expect_err("the parser's issue");
+            assert_eq!(broken.code, ErrorCode::SyntaxIntroduced, "{lines}");
+            // A per-edit refusal (a `\r` inside a row) still comes first.
+            let both = guard_big(lines, "BROKEN\r").expect_err("refused");
+            assert_eq!(both.code, ErrorCode::PayloadContaminated, "{lines}");
+            assert_eq!(guard_big(lines, "let v1 = 2;"), Ok(Vec::new()), "{lines}");
+        }
     }
 
     /// The changes `line_changes` finds for `edits` of `before`, checked against the text the

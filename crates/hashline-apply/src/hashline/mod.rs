@@ -30,13 +30,11 @@ mod test_support;
 use hashline_core::{BlockResolver, ErrorCode};
 use hashline_state::SnapshotStore;
 
-use hashline_anchor::tag::file_tag;
-
 use crate::anchors::AnchorForm;
-use crate::diff::{first_change_in, numbered};
+use crate::diff::LineDiff;
 use crate::pipeline::disk::MemoryDisk;
-use crate::pipeline::execute::{execute, Done, FrontEnd, Run};
-use crate::pipeline::report::{change_report, noop_report, FirstLine};
+use crate::pipeline::execute::{execute, execute_beside, Done, FrontEnd, Run};
+use crate::pipeline::report::{change_report_shown, noop_report, Shown};
 use crate::Disk;
 use crate::{FileOp, FileReport, Outcome};
 
@@ -139,33 +137,29 @@ pub fn preview(
     if d.noop {
         return Outcome::refused(ErrorCode::Noop, messages::preview_noop(&d.target.display));
     }
-    let diff = numbered(&d.old_text, &d.new_text);
+    let (numbered, shown) = shown(d);
     Outcome {
         ok: true,
         code: None,
-        files: vec![report(
-            d,
-            FileOp::Update,
-            false,
-            false,
-            first_change_in(&diff),
-        )],
-        text: diff,
+        files: vec![report(d, shown, FileOp::Update, false, false)],
+        text: numbered,
         warnings: d.warnings.clone(),
     }
 }
 
-/// The report of section `d`, whose first changed line (from its numbered diff) is `first`.
-fn report(d: &Done, op: FileOp, written: bool, anchors: bool, first: Option<usize>) -> FileReport {
+/// The report of section `d`, of what its texts show (`shown`).
+fn report(d: &Done, shown: Shown, op: FileOp, written: bool, anchors: bool) -> FileReport {
     let path = &d.target.display;
     let form = anchors.then_some(AnchorForm::Tag);
-    change_report(
-        path,
-        op,
-        (&d.old_text, &d.new_text),
-        (FirstLine::Given(first), form),
-        written,
-    )
+    let texts = (d.old_text.as_str(), d.new_text.as_str());
+    change_report_shown(path, op, texts, shown, (form, written))
+}
+
+/// Section `d`'s numbered diff (its preview) and what its report shows, from one diff.
+fn shown(d: &Done) -> (String, Shown) {
+    let diff = LineDiff::of_changed(&d.old_text, &d.new_text, d.changes.as_deref());
+    let shown = Shown::of(&diff, &d.target.display, &d.new_text);
+    (diff.numbered(), shown)
 }
 
 /// The shared body of [`edit`] and [`apply_to_text`].
@@ -182,7 +176,9 @@ fn run(disk: &dyn Disk, store: &dyn SnapshotStore, input: &str, opts: &EditOptio
         dry_run: opts.dry_run,
         guard: opts.guard,
     };
-    let done = match execute(disk, store, &mut front, &run) {
+    // Each section's diffs are worked out while the files are written.
+    let beside = |done: &[Done]| done.iter().map(shown).collect::<Vec<_>>();
+    let (done, diffs) = match execute_beside(disk, store, &mut front, &run, beside) {
         Ok(done) => done,
         Err(e) => return Outcome::refused(e.code(), e.to_string()),
     };
@@ -201,17 +197,11 @@ fn run(disk: &dyn Disk, store: &dyn SnapshotStore, input: &str, opts: &EditOptio
         .iter()
         .flat_map(|d| d.warnings.iter().cloned())
         .collect();
-    // One numbered diff per section: its preview and its first changed line.
-    let diffs: Vec<String> = done
-        .iter()
-        .map(|d| numbered(&d.old_text, &d.new_text))
-        .collect();
     let text = done
         .iter()
         .zip(&diffs)
-        .map(|(d, diff)| {
-            let tag = file_tag(&d.new_text);
-            result::section_text(&d.target.display, &tag, diff, &d.warnings)
+        .map(|(d, (numbered, shown))| {
+            result::section_text(&d.target.display, &shown.tag, numbered, &d.warnings)
         })
         .collect::<Vec<_>>()
         .join("\n\n");
@@ -222,10 +212,9 @@ fn run(disk: &dyn Disk, store: &dyn SnapshotStore, input: &str, opts: &EditOptio
         warnings,
         files: done
             .iter()
-            .zip(&diffs)
-            .map(|(d, diff)| {
-                let first = first_change_in(diff);
-                report(d, FileOp::Update, !opts.dry_run, !opts.skip_anchors, first)
+            .zip(diffs)
+            .map(|(d, (_, shown))| {
+                report(d, shown, FileOp::Update, !opts.dry_run, !opts.skip_anchors)
             })
             .collect(),
     }

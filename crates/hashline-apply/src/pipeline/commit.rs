@@ -159,9 +159,27 @@ pub(crate) fn commit(
             },
         });
     }
-    disk.write(changes)?;
+    // What the store will record is prepared (a big text compressed) while the disk writes.
+    let texts: Vec<&str> = staged
+        .iter()
+        .filter(|s| recorder.results && !matches!(s.landing, Landing::Delete { .. }))
+        .map(|s| s.text)
+        .filter(|t| t.len() >= PREPARE_BYTES)
+        .collect();
+    if texts.is_empty() {
+        disk.write(changes)?;
+    } else {
+        std::thread::scope(|scope| {
+            scope.spawn(|| texts.iter().for_each(|t| recorder.store.prepare(t)));
+            disk.write(changes)
+        })?;
+    }
     Ok(staged.iter().map(|s| recorder.landed(s)).collect())
 }
+
+/// Texts (in bytes) whose recording is prepared beside the disk write: below it a thread
+/// costs more than it saves.
+const PREPARE_BYTES: usize = 1 << 18;
 
 #[cfg(test)]
 mod tests {

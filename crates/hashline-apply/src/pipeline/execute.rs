@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 
 use hashline_core::name::{self, UnsafeName};
-use hashline_core::Edit;
+use hashline_core::{Edit, LineChange};
 use hashline_state::{SnapshotStore, StoreError};
 
 use crate::fs::{FsError, Target};
@@ -38,6 +38,19 @@ pub(crate) fn execute<F: FrontEnd>(
     front: &mut F,
     run: &Run<'_>,
 ) -> Result<Vec<Done>, F::Error> {
+    execute_beside(disk, store, front, run, |_| ()).map(|(done, ())| done)
+}
+
+/// [`execute`], and `beside` of the checked files: what the reply needs of them (their
+/// diffs, say), worked out on another thread while the files are written and recorded, which
+/// spends much of its time waiting for the disk. Dry runs and no-ops call it in turn.
+pub(crate) fn execute_beside<F: FrontEnd, R: Send>(
+    disk: &dyn Disk,
+    store: &dyn SnapshotStore,
+    front: &mut F,
+    run: &Run<'_>,
+    beside: impl Fn(&[Done]) -> R + Sync,
+) -> Result<(Vec<Done>, R), F::Error> {
     let intents = front.intents();
     // Every name is resolved first so that all targets are locked together; a failure is
     // reported at its file's turn, after the checks of the files before it.
@@ -77,6 +90,7 @@ pub(crate) fn execute<F: FrontEnd>(
             land: checked.land,
             old_text: checked.old_text,
             noop: checked.noop,
+            changes: checked.changes,
             new_text: checked.new_text,
             warnings: checked.warnings,
             old_bytes: checked.old_bytes,
@@ -86,7 +100,8 @@ pub(crate) fn execute<F: FrontEnd>(
     front.before_commit(&done)?;
     let _lock = lock;
     if run.dry_run {
-        return Ok(done);
+        let r = beside(&done);
+        return Ok((done, r));
     }
     if done.iter().all(|d| d.noop) {
         if front.records_noop() {
@@ -96,10 +111,21 @@ pub(crate) fn execute<F: FrontEnd>(
                     .map_err(|e| front.store_error(e))?;
             }
         }
-        return Ok(done);
+        let r = beside(&done);
+        return Ok((done, r));
     }
-    commit(disk, store, front, &mut done)?;
-    Ok(done)
+    let (committed, r) = std::thread::scope(|scope| {
+        let beside = scope.spawn(|| beside(&done));
+        let committed = commit(disk, store, front, &done);
+        let r = beside
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (committed, r)
+    });
+    for (i, warnings) in committed? {
+        done[i].warnings.extend(warnings);
+    }
+    Ok((done, r))
 }
 
 /// Why a file's names did not resolve.
@@ -134,6 +160,7 @@ struct Checked {
     new_text: String,
     warnings: Vec<String>,
     noop: bool,
+    changes: Option<Vec<LineChange>>,
     /// `None`: the bytes of `old_text`.
     old_bytes: Option<Vec<u8>>,
     /// `None`: the bytes of `new_text`.
@@ -148,6 +175,7 @@ impl Checked {
             new_text: String::new(),
             warnings: Vec::new(),
             noop: false,
+            changes: None,
             old_bytes: Some(old_bytes),
             new_bytes: Some(Vec::new()),
         }
@@ -196,6 +224,14 @@ fn check<F: FrontEnd>(
         new_text: &new_text,
     };
     let before_guard = front.checked(i, &result)?;
+    // The stretches hold for the spliced text, not for a text a read shows differently.
+    let changes = reread.is_none().then(|| {
+        let ends = plan.file.text().ends_with('\n');
+        let real = lines
+            .len()
+            .saturating_sub(usize::from(ends && lines.last() == Some(&"")));
+        LineChange::of_edits(&plan.edits, real)
+    });
     drop(lines);
     let mut warnings = std::mem::take(&mut plan.warnings);
     warnings.extend(before_guard);
@@ -208,6 +244,7 @@ fn check<F: FrontEnd>(
     Ok(Checked {
         land: plan.land,
         noop: new_text == old_text && !matches!(plan.land, Land::Move { .. } | Land::Create),
+        changes,
         old_text,
         new_text,
         warnings,
@@ -217,13 +254,13 @@ fn check<F: FrontEnd>(
 }
 
 /// Write every changed file of `done` in one transaction and record it; the store's failures
-/// join each file's warnings.
+/// are the warnings returned for each file (by index).
 fn commit<F: FrontEnd>(
     disk: &dyn Disk,
     store: &dyn SnapshotStore,
     front: &F,
-    done: &mut [Done],
-) -> Result<(), F::Error> {
+    done: &[Done],
+) -> Result<Vec<(usize, Vec<String>)>, F::Error> {
     // The transaction borrows the bytes (a plain file's are its texts): nothing is copied.
     let changed: Vec<usize> = (0..done.len()).filter(|&i| !done[i].noop).collect();
     let staged: Vec<Staged<'_>> = changed
@@ -258,10 +295,7 @@ fn commit<F: FrontEnd>(
     };
     let recorded =
         super::commit::commit(disk, staged, &recorder).map_err(|e| front.commit_error(e))?;
-    for (i, warnings) in changed.into_iter().zip(recorded) {
-        done[i].warnings.extend(warnings);
-    }
-    Ok(())
+    Ok(changed.into_iter().zip(recorded).collect())
 }
 
 #[cfg(test)]
@@ -377,6 +411,31 @@ mod tests {
         assert_eq!(map["b.txt"], b"B\r\nkeep\r\n");
         let head = store.head("b.txt").expect("store").expect("recorded");
         assert_eq!(head.text, "B\nkeep\n");
+    }
+
+    #[test]
+    fn beside_sees_the_checked_files_and_the_stretches_they_changed() {
+        let disk = MemoryDisk::from_map(files());
+        let store = MemoryStore::new();
+        let mut toy = Toy {
+            files: vec![("a.txt", "A"), ("b.txt", "B")],
+        };
+        let beside = |done: &[Done]| -> Vec<(String, Option<Vec<LineChange>>)> {
+            let texts = done.iter().map(|d| (d.new_text.clone(), d.changes.clone()));
+            texts.collect()
+        };
+        let (done, seen) =
+            execute_beside(&disk, &store, &mut toy, &Run::default(), beside).expect("ok");
+        assert_eq!(seen.len(), 2);
+        assert_eq!(seen[0].0, done[0].new_text);
+        // Line 1 replaced: old line 0 became new line 0.
+        let one = LineChange {
+            old: 0..1,
+            new: 0..1,
+        };
+        assert_eq!(seen[1].1, Some(vec![one]));
+        assert_eq!(disk.snapshot()["a.txt"], b"A\nkeep\n");
+        assert!(store.head("b.txt").expect("store").is_some());
     }
 
     #[test]

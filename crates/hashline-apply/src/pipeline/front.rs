@@ -2,7 +2,7 @@
 //! request's files ([`Intent`]), a file's plan ([`Plan`], [`EditPlan`]), the file as read
 //! ([`Opened`]), the guarded result ([`Guarded`]) and the file done ([`Done`]).
 
-use hashline_core::{Edit, SpliceError, TextFile};
+use hashline_core::{Edit, LineChange, SpliceError, TextFile};
 use hashline_state::{SnapshotStore, StoreError};
 
 use crate::fs::{FsError, Target};
@@ -113,6 +113,9 @@ pub(crate) struct Done {
     pub warnings: Vec<String>,
     /// The call leaves the file as it was.
     pub noop: bool,
+    /// The stretches of lines the edits changed, when `new_text` is their splice of
+    /// `old_text` (a claim: [`crate::diff::LineDiff::of_changed`] checks it before use).
+    pub changes: Option<Vec<LineChange>>,
     /// The bytes read; `None`: those of `old_text`.
     pub(super) old_bytes: Option<Vec<u8>>,
     /// The bytes to write; `None`: those of `new_text`.

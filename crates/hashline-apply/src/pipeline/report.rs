@@ -4,7 +4,7 @@
 use hashline_anchor::tag::file_tag;
 
 use crate::anchors::{regions, AnchorForm};
-use crate::diff::unified_and_first;
+use crate::diff::LineDiff;
 use crate::{FileOp, FileReport};
 
 /// The report of a read of `path` (as the request named it) whose LF text is `text`.
@@ -41,11 +41,45 @@ pub(crate) fn change_report(
     (first, form): (FirstLine, Option<AnchorForm>),
     written: bool,
 ) -> FileReport {
-    let (diff, from_diff) = unified_and_first(old, new, path);
-    let first = match first {
-        FirstLine::Diff => from_diff,
-        FirstLine::Given(line) => line,
-    };
+    let mut shown = Shown::of(&LineDiff::of(old, new), path, new);
+    if let FirstLine::Given(line) = first {
+        shown.first = line;
+    }
+    change_report_shown(path, op, (old, new), shown, (form, written))
+}
+
+/// What a change report shows of a file's two texts, worked out once (on another thread
+/// while the files are committed: [`crate::pipeline::execute::execute_beside`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Shown {
+    /// The unified diff.
+    pub unified: String,
+    /// The first changed line of the new text (1-based).
+    pub first: Option<usize>,
+    /// The new text's tag.
+    pub tag: String,
+}
+
+impl Shown {
+    /// What `diff` (of `path`, whose new text is `new`) shows.
+    pub fn of(diff: &LineDiff<'_>, path: &str, new: &str) -> Shown {
+        Shown {
+            unified: diff.unified(path),
+            first: diff.first_changed_line(),
+            tag: file_tag(new),
+        }
+    }
+}
+
+/// [`change_report`] of what was already worked out (`shown`); `written` as there, anchors in
+/// `form` when written.
+pub(crate) fn change_report_shown(
+    path: &str,
+    op: FileOp,
+    (old, new): (&str, &str),
+    shown: Shown,
+    (form, written): (Option<AnchorForm>, bool),
+) -> FileReport {
     let anchors = match form {
         Some(form) if written && op != FileOp::Delete => regions(old, new, form),
         _ => Vec::new(),
@@ -54,9 +88,9 @@ pub(crate) fn change_report(
         path: path.to_owned(),
         new_path: None,
         op,
-        tag: Some(file_tag(new)),
-        diff,
-        first_changed_line: first,
+        tag: Some(shown.tag),
+        diff: shown.unified,
+        first_changed_line: shown.first,
         written,
         anchors,
     }

@@ -1,6 +1,6 @@
 //! Splice, guard, encode: one file's resolved edits turned into the bytes to write.
 
-use hashline_core::{splice, Edit, OutLine, SpliceError, TextFile};
+use hashline_core::{splice, splice_runs, Edit, OutLine, SpliceError, TextFile};
 
 use crate::guard::{self, GuardOptions, GuardRefusal};
 
@@ -48,16 +48,16 @@ pub(crate) fn splice_file(
     lines: &[&str],
     edits: &[Edit],
 ) -> Result<Spliced, SpliceError> {
-    let out = splice(lines, edits)?;
-    // A plain file's bytes are its text: its output lines are not needed to encode it, and
-    // are gone before the new text is built.
+    // A plain file's bytes are its text: no output lines are needed to encode it, only the
+    // runs of kept lines between the edits.
     if file.is_plain() {
-        let text = file.render_owned(out);
+        let text = file.render_runs(&splice_runs(lines, edits)?);
         return Ok(Spliced {
             out: Vec::new(),
             text,
         });
     }
+    let out = splice(lines, edits)?;
     let text = file.render_text(&out);
     Ok(Spliced { out, text })
 }

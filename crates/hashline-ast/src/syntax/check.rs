@@ -43,6 +43,9 @@ fn cut_at_top(lang: SupportLang, before: &str, after: &str, span: &Span, w: &Ran
             .is_some_and(|r| at_top(&new_top, r))
 }
 
+/// Windows from which [`Check::clean_in`] parses on two threads.
+const PARALLEL_WINDOWS: usize = 64;
+
 /// Why a check stopped without an answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum GaveUp {
@@ -99,7 +102,31 @@ impl Check {
 
     /// Whether every one of `windows` of `text` parses without a syntax error (the windows'
     /// changed regions judged as in [`Check::run_in`]); stops at the first that does not.
+    /// From [`PARALLEL_WINDOWS`] windows on, the second half is parsed on another thread with
+    /// a parser of its own (same language, same deadline).
     pub(super) fn clean_in(&mut self, text: &str, windows: &[Window]) -> Result<bool, GaveUp> {
+        if windows.len() < PARALLEL_WINDOWS {
+            return self.clean_in_here(text, windows);
+        }
+        let (first, second) = windows.split_at(windows.len() / 2);
+        let Some(mut other) = Check::new(self.lang, self.deadline) else {
+            return self.clean_in_here(text, windows);
+        };
+        let (mine, theirs) = std::thread::scope(|scope| {
+            let theirs = scope.spawn(|| (other.clean_in_here(text, second), other.work));
+            let mine = self.clean_in_here(text, first);
+            (mine, theirs.join())
+        });
+        let (theirs, work) = theirs.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        self.work.extend(work);
+        match (mine?, theirs?) {
+            (true, true) => Ok(true),
+            _ => Ok(false),
+        }
+    }
+
+    /// [`Check::clean_in`] on this thread.
+    fn clean_in_here(&mut self, text: &str, windows: &[Window]) -> Result<bool, GaveUp> {
         for w in windows {
             let range = tree_sitter::Range {
                 start_byte: w.bytes.start,

@@ -303,3 +303,35 @@ fn python_layout_errors_are_found_through_the_windows() {
         None
     );
 }
+
+#[test]
+fn many_windows_are_parsed_on_two_threads_and_an_error_in_either_half_is_found() {
+    let before = plain_ts(1_200);
+    // 200 hunks, one every six blocks: more windows than are parsed on one thread.
+    let ok: Vec<(usize, usize, Vec<&str>)> = (0..200)
+        .map(|k| (k * 6 * 19 + 1, 1, vec!["export const q = 1;"]))
+        .collect();
+    let (after, changes) = edited(&before, &ok);
+    let w = windows(SupportLang::TypeScript, &before, &after, &changes).expect("windows");
+    assert!(w.len() >= 2 * 64, "{}", w.len());
+    let mut check =
+        Check::new(SupportLang::TypeScript, Instant::now() + PARSE_BUDGET).expect("grammar");
+    assert_eq!(check.clean_in(&after, &w), Ok(true));
+    // Every window parsed once, the other thread's parses counted too.
+    assert_eq!(check.work.len(), w.len());
+    for broken in [3, 190] {
+        let mut edits = ok.clone();
+        edits[broken].2 = vec!["export const q = ;"];
+        let (after, changes) = edited(&before, &edits);
+        let w = windows(SupportLang::TypeScript, &before, &after, &changes).expect("windows");
+        let mut check =
+            Check::new(SupportLang::TypeScript, Instant::now() + PARSE_BUDGET).expect("grammar");
+        assert_eq!(check.clean_in(&after, &w), Ok(false), "hunk {broken}");
+        let issue = introduced_at_in(SupportLang::TypeScript, &before, &after, &changes);
+        assert_eq!(
+            issue.map(|i| i.line),
+            Some(broken * 6 * 19 + 2),
+            "hunk {broken}"
+        );
+    }
+}

@@ -7,6 +7,7 @@
 //! row whose file is missing. A file written by a transaction that then rolled back is left over
 //! unlisted: harmless, and reused when the same text is recorded again.
 
+use lz4_flex::frame::{BlockSize, FrameInfo};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -47,7 +48,10 @@ pub(crate) fn ensure(dir: &Path, digest: &str, text: &str) -> std::io::Result<()
     let temp = dir.join(format!("{digest}.{}.tmp", std::process::id()));
     let written = (|| -> std::io::Result<()> {
         let out = std::fs::File::create(&temp)?;
-        let mut encoder = lz4_flex::frame::FrameEncoder::new(out);
+        // Blocks of 256 KiB: the encoder's buffers stay in the cache (its default for a big
+        // write, 4 MiB blocks, touches three fresh 4 MiB buffers: thousands of page faults).
+        let info = FrameInfo::new().block_size(BlockSize::Max256KB);
+        let mut encoder = lz4_flex::frame::FrameEncoder::with_frame_info(info, out);
         encoder.write_all(text.as_bytes())?;
         encoder.finish().map_err(std::io::Error::other)?;
         std::fs::rename(&temp, &target)

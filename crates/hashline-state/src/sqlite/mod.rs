@@ -298,6 +298,21 @@ impl SnapshotStore for SqliteStore {
         })
     }
 
+    fn prepare(&self, text: &str) {
+        if text.len() < blob::BLOB_MIN_BYTES {
+            return;
+        }
+        let digest = blob::digest(text);
+        // Listed with its file in one write transaction, as a record does: a blob whose record
+        // never comes (the write refused, the process killed) is collected like any unused
+        // one. A failure here is the record's to report, when it writes the blob again.
+        let _ = self.immediate(|tx| {
+            tx.prepare_cached("INSERT OR IGNORE INTO state_blob (digest) VALUES (?1)")?
+                .execute(params![digest])?;
+            blob::ensure(&self.blobs, &digest, text).map_err(io_error)
+        });
+    }
+
     fn record(&self, path: &str, text: &str) -> Result<String, StoreError> {
         // Both hashes read the whole text: a large one is hashed on two cores at once.
         let (tag, digest) = if text.len() >= blob::BLOB_MIN_BYTES {

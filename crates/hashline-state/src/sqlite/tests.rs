@@ -52,6 +52,37 @@ fn a_large_text_is_one_blob_written_once_and_collected_when_unused() {
 }
 
 #[test]
+fn a_prepared_blob_is_used_by_its_record_and_collected_without_one() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = SqliteStore::open(dir.path(), "s").expect("open");
+    let big = "let y = 2;\n".repeat(20_000);
+    store.prepare(&big);
+    let files = blob_files(dir.path());
+    assert_eq!(files.len(), 1, "{files:?}");
+    let written = std::fs::metadata(&files[0]).and_then(|m| m.modified()).ok();
+    // The record finds it: not written again.
+    let tag = store.record("/a", &big).expect("record");
+    assert_eq!(blob_files(dir.path()), files);
+    assert_eq!(
+        std::fs::metadata(&files[0]).and_then(|m| m.modified()).ok(),
+        written
+    );
+    assert_eq!(
+        store.by_tag("/a", &tag).expect("by_tag").map(|s| s.text),
+        Some(big.clone())
+    );
+    // Prepared, never recorded (the write was refused): collected with the unused ones.
+    let other = "let z = 3;\n".repeat(20_000);
+    store.prepare(&other);
+    assert_eq!(blob_files(dir.path()).len(), 2);
+    store.clear().expect("clear");
+    assert!(blob_files(dir.path()).is_empty());
+    // Small texts are not prepared.
+    store.prepare("small\n");
+    assert!(blob_files(dir.path()).is_empty());
+}
+
+#[test]
 fn a_schema_1_database_is_migrated_and_its_rows_stay_readable() {
     let dir = tempfile::tempdir().expect("temp dir");
     let big = "fn f() {}\n".repeat(10_000);

@@ -1,0 +1,239 @@
+//! A big file's diff found from the stretches its edits changed instead of from its lines.
+//!
+//! The pipeline knows where a file's edits landed ([`LineChange`]s: a 1,000-hunk patch names
+//! 1,000 places). Hashing, walking and resynchronising every line of both texts to rediscover
+//! them ([`super::chunked`]) cost more than the rest of such an edit. Here only a window of
+//! [`MARGIN`] lines around each stretch is diffed (imara-diff, as everywhere); the claim that
+//! everything between the windows is the same in both texts is checked first, one byte
+//! comparison per gap, and anything that does not hold (a stretch list that does not describe
+//! these texts) falls back to the diff of the whole texts. Any alignment of equal lines is a
+//! valid diff, so the result always turns `old` into `new`.
+
+use std::ops::Range;
+
+use hashline_core::LineChange;
+
+use super::{imara_hunks, DiffHunk};
+
+/// Lines of agreed context diffed on each side of a stretch (for imara-diff's slider
+/// heuristics, and to cover a last line whose `\n` the line models count differently).
+const MARGIN: usize = 32;
+
+/// The hunks between `old` and `new` (the texts' lines, each keeping its `\n`), diffing only
+/// around `changes` (in the `\n`-split model of the same texts: the same line numbers); `None`
+/// when the texts between the windows differ, the caller then diffs the whole texts.
+pub(super) fn hunks(
+    (old_text, new_text): (&str, &str),
+    old: &[&str],
+    new: &[&str],
+    changes: &[LineChange],
+) -> Option<Vec<DiffHunk>> {
+    let windows = windows(old.len(), new.len(), changes)?;
+    // Everything outside the windows must agree: the gap before each window, and the tail.
+    let mut at = (0usize, 0usize);
+    for (o, n) in windows.iter().cloned().chain(std::iter::once((
+        old.len()..old.len(),
+        new.len()..new.len(),
+    ))) {
+        let same = o.start - at.0 == n.start - at.1
+            && bytes(old_text, old, at.0..o.start) == bytes(new_text, new, at.1..n.start);
+        if !same {
+            return None;
+        }
+        at = (o.end, n.end);
+    }
+    let mut out = Vec::new();
+    for (o, n) in windows {
+        for h in imara_hunks(&old[o.clone()], &new[n.clone()]) {
+            out.push(DiffHunk {
+                old: o.start + h.old.start..o.start + h.old.end,
+                new: n.start + h.new.start..n.start + h.new.end,
+            });
+        }
+    }
+    Some(out)
+}
+
+/// The windows around `changes`, widened by [`MARGIN`] and clamped to both texts, merged where
+/// they touch on either side; `None` when the stretches are out of order or out of range.
+fn windows(
+    old_len: usize,
+    new_len: usize,
+    changes: &[LineChange],
+) -> Option<Vec<(Range<usize>, Range<usize>)>> {
+    let mut out: Vec<(Range<usize>, Range<usize>)> = Vec::with_capacity(changes.len());
+    for c in changes {
+        if c.old.start > c.old.end || c.new.start > c.new.end {
+            return None;
+        }
+        // The same number of lines before both stretches (they agree there).
+        let back = MARGIN.min(c.old.start).min(c.new.start);
+        let fore = MARGIN
+            .min(old_len.saturating_sub(c.old.end))
+            .min(new_len.saturating_sub(c.new.end));
+        let o = c.old.start - back..(c.old.end + fore).min(old_len);
+        let n = c.new.start - back..(c.new.end + fore).min(new_len);
+        match out.last_mut() {
+            Some((po, pn)) if o.start <= po.end || n.start <= pn.end => {
+                if o.start < po.start || n.start < pn.start {
+                    return None;
+                }
+                po.end = po.end.max(o.end);
+                pn.end = pn.end.max(n.end);
+            }
+            _ => out.push((o, n)),
+        }
+    }
+    Some(out)
+}
+
+/// The bytes of `lines[range]` in `text` (the lines are slices of it, in order).
+fn bytes<'t>(text: &'t str, lines: &[&str], range: Range<usize>) -> &'t [u8] {
+    let (Some(first), Some(last)) = (lines.get(range.start), range.end.checked_sub(1)) else {
+        return &[];
+    };
+    let Some(last) = lines.get(last).filter(|_| range.start < range.end) else {
+        return &[];
+    };
+    let base = text.as_ptr() as usize;
+    let start = (first.as_ptr() as usize).wrapping_sub(base);
+    let end = (last.as_ptr() as usize).wrapping_sub(base) + last.len();
+    text.as_bytes().get(start..end).unwrap_or(&[])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hashline_core::{splice, Edit, EditKind, TextFile};
+
+    fn edit(kind: EditKind, rows: Vec<String>) -> Edit {
+        Edit {
+            kind,
+            rows,
+            origin: 0,
+        }
+    }
+
+    fn lines(t: &str) -> Vec<&str> {
+        t.split_inclusive('\n').collect()
+    }
+
+    /// Apply `hunks` to `old`, checking that the lines between hunks agree.
+    fn rebuild<'a>(old: &[&'a str], new: &[&'a str], hunks: &[DiffHunk]) -> Vec<&'a str> {
+        let mut out = Vec::new();
+        let (mut i, mut j) = (0, 0);
+        for h in hunks {
+            assert_eq!(h.old.start - i, h.new.start - j, "equal stretches pair up");
+            assert_eq!(&old[i..h.old.start], &new[j..h.new.start]);
+            out.extend_from_slice(&old[i..h.old.start]);
+            out.extend_from_slice(&new[h.new.clone()]);
+            (i, j) = (h.old.end, h.new.end);
+        }
+        assert_eq!(&old[i..], &new[j..]);
+        out.extend_from_slice(&old[i..]);
+        out
+    }
+
+    fn text(n: usize) -> String {
+        (0..n).map(|i| format!("line {i}\n")).collect()
+    }
+
+    fn edited(old: &str, edits: &[Edit]) -> (String, Vec<LineChange>) {
+        let file = TextFile::from_text(old);
+        let ls = file.line_slices();
+        let new = file.render_text(&splice(&ls, edits).expect("splice"));
+        let count = ls.len() - usize::from(old.ends_with('\n'));
+        (new, LineChange::of_edits(edits, count))
+    }
+
+    #[test]
+    fn spread_edits_are_found_around_their_stretches() {
+        let old = text(5_000);
+        let edits: Vec<Edit> = (0..40)
+            .map(|k| Edit::replace(k * 120 + 7, k * 120 + 8, vec![format!("new {k}")], 0))
+            .chain([edit(EditKind::InsertAfter(4_000), vec!["added".into()])])
+            .collect();
+        let (new, changes) = edited(&old, &edits);
+        let (o, n) = (lines(&old), lines(&new));
+        let found = hunks((&old, &new), &o, &n, &changes).expect("the stretches hold");
+        assert_eq!(rebuild(&o, &n, &found), n);
+        assert_eq!(found, super::super::hunks_of(&o, &n));
+    }
+
+    #[test]
+    fn a_claim_that_does_not_hold_is_refused() {
+        let old = text(300);
+        let (new, mut changes) = edited(&old, &[Edit::replace(100, 100, vec!["x".into()], 0)]);
+        let (o, n) = (lines(&old), lines(&new));
+        // Claimed elsewhere: the gap around line 100 differs.
+        changes[0] = LineChange {
+            old: 200..201,
+            new: 200..201,
+        };
+        assert_eq!(hunks((&old, &new), &o, &n, &changes), None);
+        // Reversed.
+        #[allow(clippy::reversed_empty_ranges)]
+        let wild = [LineChange {
+            old: 5..2,
+            new: 0..1,
+        }];
+        assert_eq!(hunks((&old, &new), &o, &n, &wild), None);
+    }
+
+    #[test]
+    fn a_change_at_the_end_without_a_final_newline() {
+        let old = "a\nb\nc".to_string();
+        let (new, changes) = edited(&old, &[edit(EditKind::Tail, vec!["d".into()])]);
+        let (o, n) = (lines(&old), lines(&new));
+        let found = hunks((&old, &new), &o, &n, &changes).expect("holds");
+        assert_eq!(rebuild(&o, &n, &found), n);
+    }
+
+    proptest::proptest! {
+        /// Whatever the edits, the windows' hunks turn `old` into `new`.
+        #[test]
+        fn windows_compose_to_a_valid_diff(
+            n in 1usize..300,
+            spots in proptest::collection::vec((1usize..300, 0usize..4, 0usize..4, 0u8..3), 0..12),
+            final_newline: bool,
+        ) {
+            let mut old = text(n);
+            if !final_newline {
+                old.pop();
+            }
+            let count = n;
+            let mut edits: Vec<Edit> = Vec::new();
+            let mut taken = 0usize;
+            let mut spots = spots;
+            spots.sort_unstable();
+            for (at, len, rows, kind) in spots {
+                let start = at.min(count);
+                if start <= taken {
+                    continue;
+                }
+                let rows: Vec<String> = (0..rows).map(|r| format!("r{at}.{r}")).collect();
+                let e = match kind {
+                    0 => {
+                        let end = (start + len).min(count);
+                        taken = end;
+                        Edit::replace(start, end, rows, 0)
+                    }
+                    1 => {
+                        taken = start;
+                        edit(EditKind::InsertAfter(start), rows)
+                    }
+                    _ => {
+                        taken = start;
+                        edit(EditKind::InsertBefore(start), rows)
+                    }
+                };
+                edits.push(e);
+            }
+            let (new, changes) = edited(&old, &edits);
+            let (o, nl) = (lines(&old), lines(&new));
+            let found = hunks((&old, &new), &o, &nl, &changes);
+            let found = found.expect("the stretches of real edits hold");
+            proptest::prop_assert_eq!(rebuild(&o, &nl, &found), nl);
+        }
+    }
+}
