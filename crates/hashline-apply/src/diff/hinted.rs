@@ -54,6 +54,19 @@ pub(super) fn hunks(
     Some(out)
 }
 
+/// `changes` in the numbering of lines from `skip` on (the common prefix cut off, where both
+/// texts agree line for line): stretches before it go, one across it starts there.
+pub(super) fn shifted(changes: &[LineChange], skip: usize) -> Vec<LineChange> {
+    changes
+        .iter()
+        .filter(|c| c.old.end > skip && c.new.end > skip)
+        .map(|c| LineChange {
+            old: c.old.start.max(skip) - skip..c.old.end - skip,
+            new: c.new.start.max(skip) - skip..c.new.end - skip,
+        })
+        .collect()
+}
+
 /// The windows around `changes`, widened by [`MARGIN`] and clamped to both texts, merged where
 /// they touch on either side; `None` when the stretches are out of order or out of range.
 fn windows(

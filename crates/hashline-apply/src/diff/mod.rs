@@ -51,22 +51,22 @@ impl<'a> LineDiff<'a> {
     }
 
     /// The diff of `old` → `new` whose edits changed the stretches `changes` (in the
-    /// `\n`-split model of the texts): a big file is diffed only around them, once the texts
-    /// are found to agree everywhere else (else, or for a small file, as [`LineDiff::of`]).
+    /// `\n`-split model of the texts): when the lines between the common prefix and suffix are
+    /// many (a patch of hunks all over a big file), only the windows around the stretches are
+    /// diffed, once the texts are found to agree everywhere else (else, or for a short middle,
+    /// as [`LineDiff::of`]).
     pub fn of_changed(old: &'a str, new: &'a str, changes: Option<&[LineChange]>) -> LineDiff<'a> {
-        let big = old.len().max(new.len()) >= HINTED_BYTES;
-        if let Some(changes) = changes.filter(|_| big) {
-            let trimmed = Trimmed {
-                skip: 0,
-                old: old.split_inclusive('\n').collect(),
-                new: new.split_inclusive('\n').collect(),
-            };
+        let trimmed = Trimmed::of(old, new, |t| t.split_inclusive('\n'));
+        let long = trimmed.old.len().max(trimmed.new.len()) > CHUNK_THRESHOLD;
+        if let Some(changes) = changes.filter(|_| long) {
             let (o, n) = (&trimmed.old, &trimmed.new);
-            if let Some(hunks) = hinted::hunks((old, new), o, n, changes) {
+            let within = hinted::shifted(changes, trimmed.skip);
+            if let Some(hunks) = hinted::hunks((old, new), o, n, &within) {
                 return LineDiff { trimmed, hunks };
             }
         }
-        LineDiff::of(old, new)
+        let hunks = hunks_of(&trimmed.old, &trimmed.new);
+        LineDiff { trimmed, hunks }
     }
 
     /// The seed's numbered diff ([`numbered`]).
@@ -87,10 +87,6 @@ impl<'a> LineDiff<'a> {
             .map(|h| self.trimmed.skip + h.new.start + 1)
     }
 }
-
-/// Texts (in bytes) from which [`LineDiff::of_changed`] diffs only around the stretches it is
-/// told: below it, the diff of the whole texts costs little and keeps imara-diff's exact output.
-const HINTED_BYTES: usize = 1 << 20;
 
 /// Changed regions between `old` and `new`, both split on `\n` with the final empty piece kept
 /// (the line model of [`hashline_core::text`]). Hunks are in increasing order.
@@ -306,7 +302,6 @@ mod tests {
     #[test]
     fn a_big_file_is_diffed_around_the_stretches_it_is_told() {
         let old: String = (0..100_000).map(|i| format!("line {i}\n")).collect();
-        assert!(old.len() >= HINTED_BYTES);
         let file = TextFile::from_text(&old);
         let lines = file.line_slices();
         let edits: Vec<hashline_core::Edit> = (0..300)
