@@ -129,7 +129,10 @@ impl<'a> Trimmed<'a> {
         let skip = prefix.saturating_sub(TRIM_MARGIN);
         let tail = suffix.saturating_sub(TRIM_MARGIN);
         let mid = |t: &'a str, n: usize| -> Vec<&'a str> {
-            split(t).skip(skip).take(n - skip - tail).collect()
+            // Sized up front: a collect of a skipped split would grow by reallocation.
+            let mut lines = Vec::with_capacity(n - skip - tail);
+            lines.extend(split(t).skip(skip).take(n - skip - tail));
+            lines
         };
         Trimmed {
             skip,
