@@ -203,7 +203,7 @@ mod tests {
                 let own = file.line_slices();
                 if let Ok(out) = reference_splice(&own, &edits) {
                     let runs = crate::splice_runs(&own, &edits).expect("same bounds");
-                    proptest::prop_assert_eq!(file.render_runs(&runs), file.render_text(&out));
+                    proptest::prop_assert_eq!(file.render_runs(&own, &runs), file.render_text(&out));
                 }
             }
         }

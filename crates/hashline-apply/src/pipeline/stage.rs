@@ -51,7 +51,7 @@ pub(crate) fn splice_file(
     // A plain file's bytes are its text: no output lines are needed to encode it, only the
     // runs of kept lines between the edits.
     if file.is_plain() {
-        let text = file.render_runs(&splice_runs(lines, edits)?);
+        let text = file.render_runs(lines, &splice_runs(lines, edits)?);
         return Ok(Spliced {
             out: Vec::new(),
             text,
