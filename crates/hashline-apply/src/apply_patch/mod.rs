@@ -115,7 +115,11 @@ fn report(d: &Done, written: bool, anchors: bool) -> FileReport {
         Land::Update => (FileOp::Update, None),
         Land::Move { .. } => (FileOp::Rename, d.dest.as_ref().map(|t| t.display.clone())),
     };
-    let change = (d.old_text.as_str(), d.new_text.as_str());
+    let change = (
+        d.old_text.as_str(),
+        d.new_text.as_str(),
+        d.changes.as_deref(),
+    );
     FileReport {
         new_path,
         ..change_report(

@@ -112,7 +112,7 @@ fn run(
     let report = change_report(
         path,
         FileOp::Update,
-        (old, new),
+        (old, new, done.changes.as_deref()),
         (FirstLine::Given(first), form),
         !opts.dry_run,
     );

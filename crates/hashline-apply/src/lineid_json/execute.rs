@@ -4,7 +4,7 @@
 
 use hashline_anchor::lineid::{canonical_lines, render_read, render_row};
 use hashline_core::kind::Nul;
-use hashline_core::{Edit, ErrorCode, SpliceError, TextFile};
+use hashline_core::{Edit, ErrorCode, LineChange, SpliceError, TextFile};
 use hashline_state::{SnapshotStore, StoreError};
 use hashline_syntax::lineid_json::{parse_request, EditOp, Request};
 
@@ -106,18 +106,12 @@ pub fn edit(
 fn report(
     req: &Request,
     op: FileOp,
-    change: Option<(&str, &str)>,
+    change: Option<(&str, &str, Option<&[LineChange]>)>,
     written: bool,
     form: Option<AnchorForm>,
 ) -> FileReport {
     let report = match change {
-        Some((old, new)) => change_report(
-            &req.file_path,
-            op,
-            (old, new),
-            (FirstLine::Diff, form),
-            written,
-        ),
+        Some(texts) => change_report(&req.file_path, op, texts, (FirstLine::Diff, form), written),
         None => FileReport {
             path: req.file_path.clone(),
             new_path: None,
@@ -172,7 +166,11 @@ fn run(
     let req = &front.req;
     let written = !opts.dry_run;
     let form = opts.fresh_anchors.then_some(AnchorForm::Lineid);
-    let change = Some((done.old_text.as_str(), done.new_text.as_str()));
+    let change = Some((
+        done.old_text.as_str(),
+        done.new_text.as_str(),
+        done.changes.as_deref(),
+    ));
     let (text, file) = match done.land {
         Land::Delete => (
             format!("Successfully deleted {}", req.file_path),

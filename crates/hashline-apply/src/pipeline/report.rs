@@ -2,6 +2,7 @@
 //! dialect.
 
 use hashline_anchor::tag::file_tag;
+use hashline_core::LineChange;
 
 use crate::anchors::{regions, AnchorForm};
 use crate::diff::LineDiff;
@@ -30,18 +31,19 @@ pub(crate) enum FirstLine {
     Given(Option<usize>),
 }
 
-/// The report of a change of `path` from `old` to `new` (LF texts): the unified diff and the
-/// new text's tag; `first` says where the first changed line comes from. A written change
-/// that leaves the file reports the fresh anchors of its changed regions in `form` (`None`: the
+/// The report of a change of `path` from `old` to `new` (LF texts; `changes`: the stretches
+/// the edits changed, when known, [`LineDiff::of_changed`]): the unified diff and the new
+/// text's tag; `first` says where the first changed line comes from. A written change that
+/// leaves the file reports the fresh anchors of its changed regions in `form` (`None`: the
 /// dialect shows none, as lineid-json's seed reply).
 pub(crate) fn change_report(
     path: &str,
     op: FileOp,
-    (old, new): (&str, &str),
+    (old, new, changes): (&str, &str, Option<&[LineChange]>),
     (first, form): (FirstLine, Option<AnchorForm>),
     written: bool,
 ) -> FileReport {
-    let mut shown = Shown::of(&LineDiff::of(old, new), path, new);
+    let mut shown = Shown::of(&LineDiff::of_changed(old, new, changes), path, new);
     if let FirstLine::Given(line) = first {
         shown.first = line;
     }

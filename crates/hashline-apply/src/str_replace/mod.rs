@@ -255,7 +255,8 @@ fn run(
         _ => (FileOp::Update, FirstLine::Diff),
     };
     let form = (!opts.skip_anchors).then_some(AnchorForm::View);
-    let file = change_report(&shown, op, (old, new), (first, form), !opts.dry_run);
+    let texts = (old, new, done.changes.as_deref());
+    let file = change_report(&shown, op, texts, (first, form), !opts.dry_run);
     Ok(ok(text, file))
 }
 
