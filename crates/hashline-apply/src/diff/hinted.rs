@@ -3,7 +3,7 @@
 //! The pipeline knows where a file's edits landed ([`LineChange`]s: a 1,000-hunk patch names
 //! 1,000 places). Hashing, walking and resynchronising every line of both texts to rediscover
 //! them ([`super::chunked`]) cost more than the rest of such an edit. Here only a window of
-//! [`MARGIN`] lines around each stretch is diffed (imara-diff, as everywhere); the claim that
+//! [`MARGIN`] lines around each stretch is diffed (as any middle is: `hunks_of`); the claim that
 //! everything between the windows is the same in both texts is checked first, one byte
 //! comparison per gap, and anything that does not hold (a stretch list that does not describe
 //! these texts) falls back to the diff of the whole texts. Any alignment of equal lines is a
@@ -13,7 +13,7 @@ use std::ops::Range;
 
 use hashline_core::LineChange;
 
-use super::{imara_hunks, DiffHunk};
+use super::{hunks_of, DiffHunk};
 
 /// Lines of agreed context diffed on each side of a stretch (for imara-diff's slider
 /// heuristics, and to cover a last line whose `\n` the line models count differently).
@@ -44,7 +44,10 @@ pub(super) fn hunks(
     }
     let mut out = Vec::new();
     for (o, n) in windows {
-        for h in imara_hunks(&old[o.clone()], &new[n.clone()]) {
+        // A window is diffed as any middle is: stretches packed closer than the margin merge
+        // into one window as long as they go, which `hunks_of` cuts at points of agreement
+        // (imara-diff on a window of a million lines is quadratic).
+        for h in hunks_of(&old[o.clone()], &new[n.clone()]) {
             out.push(DiffHunk {
                 old: o.start + h.old.start..o.start + h.old.end,
                 new: n.start + h.new.start..n.start + h.new.end,
