@@ -330,3 +330,36 @@ fn apply_to_text_in_memory() {
         Some("x\nm\ny\n".into())
     );
 }
+
+#[test]
+fn a_no_op_hunk_far_below_a_long_changed_middle_is_reported_not_a_panic() {
+    // Hunks at 10 and 30,000 make a changed middle of over 20,000 lines (diffed around the
+    // hunks); the no-op at 90,000 lies inside the common suffix cut off before that.
+    let before: String = (0..100_000).map(|i| format!("line {i}\n")).collect();
+    let (dir, ws, store) = setup(&[("a.txt", before.as_bytes())]);
+    let input = format!(
+        "¶a.txt#{}\nreplace 10..10:\n+changed 10\nreplace 30000..30000:\n+changed 30000\n\
+         replace 90000..90000:\n+line 89999\n",
+        tag_of(before.as_bytes())
+    );
+    for dry_run in [true, false] {
+        let out = edit(&ws, &store, &input, &EditOptions { dry_run, ..OPTS });
+        assert!(out.ok, "{}", out.text);
+        let f = &out.files[0];
+        assert_eq!(f.first_changed_line, Some(10));
+        assert!(f.diff.contains("-line 9\n+changed 10\n"), "{}", f.diff);
+        assert!(
+            f.diff.contains("-line 29999\n+changed 30000\n"),
+            "{}",
+            f.diff
+        );
+        assert!(out.text.contains("+30000:changed 30000"), "{}", out.text);
+    }
+    let after = std::fs::read_to_string(dir.path().join("a.txt")).expect("read");
+    let expected = before.replacen("line 9\n", "changed 10\n", 1).replacen(
+        "line 29999\n",
+        "changed 30000\n",
+        1,
+    );
+    assert_eq!(after, expected);
+}

@@ -110,8 +110,15 @@ pub trait SnapshotStore: Send + Sync {
     /// `text` is about to be [recorded](SnapshotStore::record): a store may do the costly,
     /// invisible part of that now (on another thread, while the file is being written), such
     /// as compressing it into its blob. Nothing is recorded, and what was prepared but never
-    /// recorded must be harmless (swept later). The default does nothing.
+    /// recorded must be harmless (a failed write [discards](SnapshotStore::discard) it; a
+    /// killed process leaves it to a later sweep). The default does nothing.
     fn prepare(&self, text: &str) {
+        let _ = text;
+    }
+    /// `text` was [prepared](SnapshotStore::prepare) but will not be recorded after all (the
+    /// write failed): what was prepared for it goes now unless something else uses it. The
+    /// default does nothing.
+    fn discard(&self, text: &str) {
         let _ = text;
     }
     /// The newest version of `path`.

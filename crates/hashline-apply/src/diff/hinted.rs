@@ -47,7 +47,7 @@ pub(super) fn hunks(
         // A window is diffed as any middle is: stretches packed closer than the margin merge
         // into one window as long as they go, which `hunks_of` cuts at points of agreement
         // (imara-diff on a window of a million lines is quadratic).
-        for h in hunks_of(&old[o.clone()], &new[n.clone()]) {
+        for h in hunks_of(old.get(o.clone())?, new.get(n.clone())?) {
             out.push(DiffHunk {
                 old: o.start + h.old.start..o.start + h.old.end,
                 new: n.start + h.new.start..n.start + h.new.end,
@@ -71,7 +71,9 @@ pub(super) fn shifted(changes: &[LineChange], skip: usize) -> Vec<LineChange> {
 }
 
 /// The windows around `changes`, widened by [`MARGIN`] and clamped to both texts, merged where
-/// they touch on either side; `None` when the stretches are out of order or out of range.
+/// they touch on either side; `None` when the stretches are out of order. A stretch past the
+/// end of the lines (one inside the common suffix the caller cut off: a no-op replace, an
+/// insertion among equal lines) is clamped to the end: the gaps' check judges the claim.
 fn windows(
     old_len: usize,
     new_len: usize,
@@ -82,6 +84,10 @@ fn windows(
         if c.old.start > c.old.end || c.new.start > c.new.end {
             return None;
         }
+        let c = LineChange {
+            old: c.old.start.min(old_len)..c.old.end.min(old_len),
+            new: c.new.start.min(new_len)..c.new.end.min(new_len),
+        };
         // The same number of lines before both stretches (they agree there).
         let back = MARGIN.min(c.old.start).min(c.new.start);
         let fore = MARGIN
@@ -205,6 +211,23 @@ mod tests {
         assert_eq!(rebuild(&o, &n, &found), n);
     }
 
+    #[test]
+    fn a_stretch_inside_the_cut_common_suffix_is_no_panic() {
+        // Edits near the top and at 30,000 make a long middle; a no-op replace far inside the
+        // common suffix (cut off before the hints are used) lies past the trimmed lines.
+        let old = text(100_000);
+        let edits = vec![
+            Edit::replace(10, 10, vec!["changed 10".into()], 0),
+            Edit::replace(30_000, 30_000, vec!["changed 30000".into()], 0),
+            Edit::replace(90_000, 90_000, vec!["line 89999".into()], 0),
+        ];
+        let (new, changes) = edited(&old, &edits);
+        let told = super::super::LineDiff::of_changed(&old, &new, Some(&changes));
+        let whole = super::super::LineDiff::of(&old, &new);
+        assert_eq!(told.numbered(), whole.numbered());
+        assert_eq!(told.first_changed_line(), Some(10));
+    }
+
     proptest::proptest! {
         /// Whatever the edits, the windows' hunks turn `old` into `new`.
         #[test]
@@ -250,6 +273,54 @@ mod tests {
             let found = hunks((&old, &new), &o, &nl, &changes);
             let found = found.expect("the stretches of real edits hold");
             proptest::prop_assert_eq!(rebuild(&o, &nl, &found), nl);
+        }
+        /// The hints of a middle cut out of the texts (a common prefix and suffix cut off, as
+        /// [`super::super::LineDiff::of_changed`] does): stretches inside either cut, no-op
+        /// rows and rows equal to their neighbours never panic, and what is found is valid.
+        #[test]
+        fn windows_of_a_cut_middle_compose_to_a_valid_diff(
+            words in proptest::collection::vec(0u8..3, 1..200),
+            spots in proptest::collection::vec((1usize..200, 0usize..3, 0usize..3, 0u8..3), 0..10),
+            cut in (0usize..200, 0usize..200),
+        ) {
+            let old: String = words.iter().map(|w| format!("w{w}\n")).collect();
+            let count = words.len();
+            let mut edits: Vec<Edit> = Vec::new();
+            let mut taken = 0usize;
+            let mut spots = spots;
+            spots.sort_unstable();
+            for (at, len, rows, kind) in spots {
+                let start = at.min(count);
+                if start <= taken {
+                    continue;
+                }
+                let rows: Vec<String> = (0..rows).map(|r| format!("w{}", (at + r) % 3)).collect();
+                edits.push(match kind {
+                    0 => {
+                        taken = (start + len).min(count);
+                        Edit::replace(start, taken, rows, 0)
+                    }
+                    1 => {
+                        taken = start;
+                        edit(EditKind::InsertAfter(start), rows)
+                    }
+                    _ => {
+                        taken = start;
+                        edit(EditKind::InsertBefore(start), rows)
+                    }
+                });
+            }
+            let (new, changes) = edited(&old, &edits);
+            let (o, nl) = (lines(&old), lines(&new));
+            let prefix = o.iter().zip(&nl).take_while(|(a, b)| a == b).count();
+            let room = o.len().min(nl.len()) - prefix;
+            let suffix = o.iter().rev().zip(nl.iter().rev()).take(room).take_while(|(a, b)| a == b).count();
+            let (skip, tail) = (cut.0.min(prefix), cut.1.min(suffix));
+            let (om, nm) = (&o[skip..o.len() - tail], &nl[skip..nl.len() - tail]);
+            let within = shifted(&changes, skip);
+            if let Some(found) = hunks((&old, &new), om, nm, &within) {
+                proptest::prop_assert_eq!(rebuild(om, nm, &found), nm.to_vec());
+            }
         }
     }
 }

@@ -169,10 +169,15 @@ pub(crate) fn commit(
     if texts.is_empty() {
         disk.write(changes)?;
     } else {
-        std::thread::scope(|scope| {
+        let written = std::thread::scope(|scope| {
             scope.spawn(|| texts.iter().for_each(|t| recorder.store.prepare(t)));
             disk.write(changes)
-        })?;
+        });
+        if written.is_err() {
+            // Nothing will be recorded: what was prepared goes now, not at some later sweep.
+            texts.iter().for_each(|t| recorder.store.discard(t));
+        }
+        written?;
     }
     Ok(staged.iter().map(|s| recorder.landed(s)).collect())
 }
@@ -332,5 +337,87 @@ mod tests {
         assert!(store.head(&a.key).expect("store").is_none());
         let head = store.head(&dest.key).expect("store").expect("recorded");
         assert_eq!(head.text, "b\n");
+    }
+
+    /// A [`MemoryStore`] that logs what it is asked to prepare and discard.
+    #[derive(Default)]
+    struct Preparing {
+        inner: MemoryStore,
+        log: std::sync::Mutex<Vec<(&'static str, usize)>>,
+    }
+
+    impl SnapshotStore for Preparing {
+        fn record(&self, path: &str, text: &str) -> Result<String, StoreError> {
+            self.inner.record(path, text)
+        }
+        fn prepare(&self, text: &str) {
+            self.log.lock().expect("log").push(("prepare", text.len()));
+        }
+        fn discard(&self, text: &str) {
+            self.log.lock().expect("log").push(("discard", text.len()));
+        }
+        fn head(&self, path: &str) -> Result<Option<hashline_state::Snapshot>, StoreError> {
+            self.inner.head(path)
+        }
+        fn by_tag(
+            &self,
+            path: &str,
+            tag: &str,
+        ) -> Result<Option<hashline_state::Snapshot>, StoreError> {
+            self.inner.by_tag(path, tag)
+        }
+        fn versions(&self, path: &str) -> Result<Vec<hashline_state::Snapshot>, StoreError> {
+            self.inner.versions(path)
+        }
+        fn push_undo(
+            &self,
+            path: &str,
+            entry: &hashline_state::UndoEntry,
+        ) -> Result<(), StoreError> {
+            self.inner.push_undo(path, entry)
+        }
+        fn pop_undo(&self, path: &str) -> Result<Option<hashline_state::UndoEntry>, StoreError> {
+            self.inner.pop_undo(path)
+        }
+        fn invalidate(&self, path: &str) -> Result<(), StoreError> {
+            self.inner.invalidate(path)
+        }
+        fn clear(&self) -> Result<(), StoreError> {
+            self.inner.clear()
+        }
+    }
+
+    #[test]
+    fn what_a_failed_commit_prepared_is_discarded() {
+        let big = "let x = 1;\n".repeat(30_000);
+        let bigger = format!("{big}let y = 2;\n");
+        assert!(bigger.len() >= PREPARE_BYTES);
+        let (dir, ws) = setup(&[("a.txt", "changed on disk\n")]);
+        let store = Preparing::default();
+        let a = ws.resolve("a.txt").expect("a");
+        let recorder = Recorder {
+            store: &store,
+            word: &word,
+            results: true,
+        };
+        let staged = vec![update(&a, &big, &bigger)];
+        assert!(lock_and_commit(&ws, staged, &recorder).is_err());
+        assert_eq!(
+            *store.log.lock().expect("log"),
+            vec![("prepare", bigger.len()), ("discard", bigger.len())]
+        );
+        // Written: prepared and recorded, never discarded.
+        std::fs::write(dir.path().join("a.txt"), &big).expect("reset");
+        store.log.lock().expect("log").clear();
+        let staged = vec![update(&a, &big, &bigger)];
+        assert!(lock_and_commit(&ws, staged, &recorder).is_ok());
+        assert_eq!(
+            *store.log.lock().expect("log"),
+            vec![("prepare", bigger.len())]
+        );
+        assert_eq!(
+            store.head(&a.key).expect("head").map(|s| s.text),
+            Some(bigger)
+        );
     }
 }

@@ -4,6 +4,8 @@
 //! 2–4 of the module docs of `syntax`).
 
 use std::ops::{ControlFlow, Range};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use ast_grep_core::tree_sitter::LanguageExt;
@@ -68,6 +70,9 @@ pub(super) struct Check {
     /// Progress callbacks per parse (about one per 100 parser operations): how much work each
     /// parse did, for the tests.
     pub(super) work: Vec<usize>,
+    /// Set by the other half of a [`Check::clean_in`] that found a broken window: this half's
+    /// answer is no longer needed, its parses stop.
+    halt: Option<Arc<AtomicBool>>,
 }
 
 impl Check {
@@ -80,6 +85,7 @@ impl Check {
             parser,
             deadline,
             work: Vec::new(),
+            halt: None,
         })
     }
 
@@ -103,7 +109,9 @@ impl Check {
     /// Whether every one of `windows` of `text` parses without a syntax error (the windows'
     /// changed regions judged as in [`Check::run_in`]); stops at the first that does not.
     /// From [`PARALLEL_WINDOWS`] windows on, the second half is parsed on another thread with
-    /// a parser of its own (same language, same deadline).
+    /// a parser of its own (same language, same deadline); a broken window found in either
+    /// half stops the other and is the answer (as on one thread, where no later window, nor
+    /// the deadline, would have been reached).
     pub(super) fn clean_in(&mut self, text: &str, windows: &[Window]) -> Result<bool, GaveUp> {
         if windows.len() < PARALLEL_WINDOWS {
             return self.clean_in_here(text, windows);
@@ -112,22 +120,31 @@ impl Check {
         let Some(mut other) = Check::new(self.lang, self.deadline) else {
             return self.clean_in_here(text, windows);
         };
+        let halt = Arc::new(AtomicBool::new(false));
+        other.halt = Some(Arc::clone(&halt));
+        self.halt = Some(halt);
         let (mine, theirs) = std::thread::scope(|scope| {
             let theirs = scope.spawn(|| (other.clean_in_here(text, second), other.work));
             let mine = self.clean_in_here(text, first);
             (mine, theirs.join())
         });
+        self.halt = None;
         let (theirs, work) = theirs.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         self.work.extend(work);
-        match (mine?, theirs?) {
-            (true, true) => Ok(true),
-            _ => Ok(false),
+        match (mine, theirs) {
+            (Ok(false), _) | (_, Ok(false)) => Ok(false),
+            (Err(e), _) | (_, Err(e)) => Err(e),
+            (Ok(true), Ok(true)) => Ok(true),
         }
     }
 
-    /// [`Check::clean_in`] on this thread.
+    /// [`Check::clean_in`] on this thread; a broken window halts the other half, if any.
     fn clean_in_here(&mut self, text: &str, windows: &[Window]) -> Result<bool, GaveUp> {
         for w in windows {
+            if self.halted() {
+                // The other half found a broken window: that is the answer.
+                return Ok(true);
+            }
             let range = tree_sitter::Range {
                 start_byte: w.bytes.start,
                 end_byte: w.bytes.end,
@@ -137,10 +154,20 @@ impl Check {
             let tree = self.parse_range(text, Some(range), None)?;
             if tree.root_node().has_error() || !errors(self.lang, text, &tree, &w.region).is_empty()
             {
+                if let Some(halt) = &self.halt {
+                    halt.store(true, Ordering::Relaxed);
+                }
                 return Ok(false);
             }
         }
         Ok(true)
+    }
+
+    /// Whether the other half of a [`Check::clean_in`] found a broken window.
+    fn halted(&self) -> bool {
+        self.halt
+            .as_ref()
+            .is_some_and(|h| h.load(Ordering::Relaxed))
     }
 
     /// Parse `within` (all of `text` when `None`) of `text`, reusing `old`.
@@ -156,10 +183,12 @@ impl Check {
         }
         let bytes = text.as_bytes();
         let deadline = self.deadline;
+        let halt = self.halt.clone();
         let mut calls = 0usize;
         let mut progress = |_: &ParseState| {
             calls += 1;
-            if Instant::now() > deadline {
+            let halted = halt.as_ref().is_some_and(|h| h.load(Ordering::Relaxed));
+            if halted || Instant::now() > deadline {
                 ControlFlow::Break(())
             } else {
                 ControlFlow::Continue(())

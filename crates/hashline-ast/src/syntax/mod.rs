@@ -47,6 +47,8 @@ mod attack_props;
 mod attack_tests;
 mod check;
 mod errors;
+#[cfg(test)]
+mod halves_tests;
 mod hunks;
 #[cfg(test)]
 mod hunks_tests;

@@ -117,4 +117,42 @@ mod tests {
         ensure(dir.path(), &d, "two").expect("write under the wrong name");
         assert!(load(dir.path(), &d).is_err());
     }
+
+    #[test]
+    fn a_blob_of_4_mib_blocks_still_loads() {
+        // Blobs written before the 256 KiB blocks: the encoder's default (4 MiB blocks for a
+        // big write), and independent blocks with a content checksum.
+        let dir = tempfile::tempdir().expect("temp dir");
+        let text: String = (0..600_000).map(|i| format!("line {i}\n")).collect();
+        assert!(text.len() > 4 << 20);
+        let d = digest(&text);
+        for info in [
+            None,
+            Some(FrameInfo::new().block_size(BlockSize::Max4MB)),
+            Some(
+                FrameInfo::new()
+                    .block_size(BlockSize::Max4MB)
+                    .block_mode(lz4_flex::frame::BlockMode::Linked)
+                    .content_checksum(true),
+            ),
+        ] {
+            let out = std::fs::File::create(file(dir.path(), &d)).expect("create");
+            let mut encoder = match info {
+                None => lz4_flex::frame::FrameEncoder::new(out),
+                Some(info) => lz4_flex::frame::FrameEncoder::with_frame_info(info, out),
+            };
+            encoder.write_all(text.as_bytes()).expect("write");
+            encoder.finish().expect("finish");
+            assert_eq!(load(dir.path(), &d).expect("load"), text);
+        }
+        // A blob cut short (a partial file) is refused, never taken for the text.
+        let path = file(dir.path(), &d);
+        let len = std::fs::metadata(&path).expect("blob").len();
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .expect("open");
+        f.set_len(len / 2).expect("truncate");
+        assert!(load(dir.path(), &d).is_err());
+    }
 }

@@ -313,6 +313,28 @@ impl SnapshotStore for SqliteStore {
         });
     }
 
+    fn discard(&self, text: &str) {
+        if text.len() < blob::BLOB_MIN_BYTES {
+            return;
+        }
+        let digest = blob::digest(text);
+        // In a write transaction, as every removal: a row of any process that uses the blob
+        // keeps it. A failure leaves it to the next sweep.
+        let _ = self.immediate(|tx| {
+            let used: bool = tx
+                .prepare_cached(
+                    "SELECT EXISTS (SELECT 1 FROM state_snapshot WHERE digest = ?1 AND in_blob = 1)",
+                )?
+                .query_row(params![digest], |row| row.get(0))?;
+            if !used {
+                blob::remove(&self.blobs, &digest).map_err(io_error)?;
+                tx.prepare_cached("DELETE FROM state_blob WHERE digest = ?1")?
+                    .execute(params![digest])?;
+            }
+            Ok(())
+        });
+    }
+
     fn record(&self, path: &str, text: &str) -> Result<String, StoreError> {
         // Both hashes read the whole text: a large one is hashed on two cores at once.
         let (tag, digest) = if text.len() >= blob::BLOB_MIN_BYTES {

@@ -83,6 +83,34 @@ fn a_prepared_blob_is_used_by_its_record_and_collected_without_one() {
 }
 
 #[test]
+fn a_discarded_blob_goes_unless_a_row_uses_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = SqliteStore::open(dir.path(), "s").expect("open");
+    let other = SqliteStore::open(dir.path(), "t").expect("open");
+    let big = "let y = 2;\n".repeat(20_000);
+    store.prepare(&big);
+    assert_eq!(blob_files(dir.path()).len(), 1);
+    store.discard(&big);
+    assert!(blob_files(dir.path()).is_empty());
+    let listed: i64 = store
+        .connection()
+        .query_row("SELECT COUNT(*) FROM state_blob", [], |r| r.get(0))
+        .expect("count");
+    assert_eq!(listed, 0);
+    // Another session recorded the same text: its blob stays, and loads.
+    let tag = other.record("/a", &big).expect("record");
+    store.prepare(&big);
+    store.discard(&big);
+    assert_eq!(blob_files(dir.path()).len(), 1);
+    assert_eq!(
+        other.by_tag("/a", &tag).expect("by_tag").map(|s| s.text),
+        Some(big.clone())
+    );
+    // Small texts have no blob: nothing to do.
+    store.discard("small\n");
+}
+
+#[test]
 fn a_schema_1_database_is_migrated_and_its_rows_stay_readable() {
     let dir = tempfile::tempdir().expect("temp dir");
     let big = "fn f() {}\n".repeat(10_000);
