@@ -228,6 +228,40 @@ mod tests {
         assert_eq!(told.first_changed_line(), Some(10));
     }
 
+    /// Disjoint edits of a file of `count` lines from sorted-on-use `spots` (line, lines
+    /// replaced, rows, kind: replace, insert after, insert before); row `r` of the edit at
+    /// `at` is `row(at, r)`. Spots overlapping an earlier edit are skipped.
+    fn edits_at(
+        mut spots: Vec<(usize, usize, usize, u8)>,
+        count: usize,
+        row: impl Fn(usize, usize) -> String,
+    ) -> Vec<Edit> {
+        let (mut edits, mut taken) = (Vec::new(), 0usize);
+        spots.sort_unstable();
+        for (at, len, rows, kind) in spots {
+            let start = at.min(count);
+            if start <= taken {
+                continue;
+            }
+            let rows: Vec<String> = (0..rows).map(|r| row(at, r)).collect();
+            edits.push(match kind {
+                0 => {
+                    taken = (start + len).min(count);
+                    Edit::replace(start, taken, rows, 0)
+                }
+                1 => {
+                    taken = start;
+                    edit(EditKind::InsertAfter(start), rows)
+                }
+                _ => {
+                    taken = start;
+                    edit(EditKind::InsertBefore(start), rows)
+                }
+            });
+        }
+        edits
+    }
+
     proptest::proptest! {
         /// Whatever the edits, the windows' hunks turn `old` into `new`.
         #[test]
@@ -241,33 +275,7 @@ mod tests {
                 old.pop();
             }
             let count = n;
-            let mut edits: Vec<Edit> = Vec::new();
-            let mut taken = 0usize;
-            let mut spots = spots;
-            spots.sort_unstable();
-            for (at, len, rows, kind) in spots {
-                let start = at.min(count);
-                if start <= taken {
-                    continue;
-                }
-                let rows: Vec<String> = (0..rows).map(|r| format!("r{at}.{r}")).collect();
-                let e = match kind {
-                    0 => {
-                        let end = (start + len).min(count);
-                        taken = end;
-                        Edit::replace(start, end, rows, 0)
-                    }
-                    1 => {
-                        taken = start;
-                        edit(EditKind::InsertAfter(start), rows)
-                    }
-                    _ => {
-                        taken = start;
-                        edit(EditKind::InsertBefore(start), rows)
-                    }
-                };
-                edits.push(e);
-            }
+            let edits = edits_at(spots, count, |at, r| format!("r{at}.{r}"));
             let (new, changes) = edited(&old, &edits);
             let (o, nl) = (lines(&old), lines(&new));
             let found = hunks((&old, &new), &o, &nl, &changes);
@@ -285,31 +293,7 @@ mod tests {
         ) {
             let old: String = words.iter().map(|w| format!("w{w}\n")).collect();
             let count = words.len();
-            let mut edits: Vec<Edit> = Vec::new();
-            let mut taken = 0usize;
-            let mut spots = spots;
-            spots.sort_unstable();
-            for (at, len, rows, kind) in spots {
-                let start = at.min(count);
-                if start <= taken {
-                    continue;
-                }
-                let rows: Vec<String> = (0..rows).map(|r| format!("w{}", (at + r) % 3)).collect();
-                edits.push(match kind {
-                    0 => {
-                        taken = (start + len).min(count);
-                        Edit::replace(start, taken, rows, 0)
-                    }
-                    1 => {
-                        taken = start;
-                        edit(EditKind::InsertAfter(start), rows)
-                    }
-                    _ => {
-                        taken = start;
-                        edit(EditKind::InsertBefore(start), rows)
-                    }
-                });
-            }
+            let edits = edits_at(spots, count, |at, r| format!("w{}", (at + r) % 3));
             let (new, changes) = edited(&old, &edits);
             let (o, nl) = (lines(&old), lines(&new));
             let prefix = o.iter().zip(&nl).take_while(|(a, b)| a == b).count();
