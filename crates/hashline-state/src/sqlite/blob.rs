@@ -165,6 +165,31 @@ pub(crate) fn remove(dir: &Path, digest: &str) -> std::io::Result<()> {
     }
 }
 
+/// How old a temporary file of the blob directory must be before [`sweep_temps`] takes it
+/// for the leftover of a killed process: a live writer's is seconds old.
+pub(crate) const STALE_TEMP: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Remove the temporary files (`….tmp`: a blob being written, a spilled half) in `dir` last
+/// changed more than `older_than` ago: what a process killed mid-write left. Best effort.
+pub(crate) fn sweep_temps(dir: &Path, older_than: std::time::Duration) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let now = std::time::SystemTime::now();
+    for entry in entries.flatten() {
+        let is_temp = entry.file_name().to_string_lossy().ends_with(".tmp");
+        let stale = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| now.duration_since(t).ok())
+            .is_some_and(|age| age > older_than);
+        if is_temp && stale {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

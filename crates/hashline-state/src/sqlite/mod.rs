@@ -215,8 +215,10 @@ impl SqliteStore {
     }
 
     /// Removes the blob files no row of any session refers to any more (inside the write
-    /// transaction, so no other process is about to refer to one).
+    /// transaction, so no other process is about to refer to one), and the temporary files a
+    /// process killed while writing a blob left ([`blob::sweep_temps`]).
     pub(crate) fn collect_blobs(&self, tx: &Connection) -> rusqlite::Result<()> {
+        blob::sweep_temps(&self.blobs, blob::STALE_TEMP);
         let unused: Vec<String> = tx
             .prepare_cached(
                 "SELECT digest FROM state_blob WHERE digest NOT IN

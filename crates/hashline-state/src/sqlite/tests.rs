@@ -111,6 +111,27 @@ fn a_discarded_blob_goes_unless_a_row_uses_it() {
 }
 
 #[test]
+fn the_temporary_files_of_a_killed_writer_are_swept_once_stale() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = SqliteStore::open(dir.path(), "s").expect("open");
+    let blobs = blob::dir(dir.path());
+    std::fs::create_dir_all(&blobs).expect("blob dir");
+    let (old, fresh) = (blobs.join("a-1.42.tmp"), blobs.join("b-2.43.half.tmp"));
+    for path in [&old, &fresh] {
+        std::fs::write(path, b"partial").expect("temp");
+    }
+    let hours_ago = std::time::SystemTime::now() - 2 * blob::STALE_TEMP;
+    std::fs::File::options()
+        .write(true)
+        .open(&old)
+        .and_then(|f| f.set_modified(hours_ago))
+        .expect("age it");
+    store.clear().expect("clear");
+    assert!(!old.exists(), "a stale temp is swept");
+    assert!(fresh.exists(), "a live writer's temp is kept");
+}
+
+#[test]
 fn a_schema_1_database_is_migrated_and_its_rows_stay_readable() {
     let dir = tempfile::tempdir().expect("temp dir");
     let big = "fn f() {}\n".repeat(10_000);
