@@ -47,6 +47,20 @@ pub trait SyntaxCheck: Send + Sync {
         let _ = changes;
         self.introduced(path, before, after)
     }
+
+    /// [`SyntaxCheck::introduced_at`] that may give up (answering `None`) once `cancel` is
+    /// set: the caller no longer needs the answer (another check already refused the edit) and
+    /// should not wait for a parse of a big file. The default ignores `cancel`.
+    fn introduced_at_unless(
+        &self,
+        path: &Path,
+        (before, after): (&str, &str),
+        changes: &[LineChange],
+        cancel: &std::sync::Arc<std::sync::atomic::AtomicBool>,
+    ) -> Option<SyntaxIssue> {
+        let _ = cancel;
+        self.introduced_at(path, before, after, changes)
+    }
 }
 
 /// A stretch of lines an edit changed: lines `old` of the text before (0-based, end

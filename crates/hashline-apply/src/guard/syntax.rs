@@ -7,6 +7,8 @@
 //! enclosing block), the lines the edit changed as well.
 
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use hashline_core::affix::{common_prefix, common_suffix};
 use hashline_core::excerpt::{numbered, real_lines};
@@ -42,6 +44,14 @@ impl Parse<'_> {
         let (path, changes) = (Path::new(self.path), &self.changes);
         self.parser
             .introduced_at(path, self.before, self.after, changes)
+    }
+
+    /// [`Parse::run`], given up (`None`) once `cancel` is set.
+    pub fn run_unless(&self, cancel: &Arc<AtomicBool>) -> Option<SyntaxIssue> {
+        let (path, changes) = (Path::new(self.path), &self.changes);
+        let texts = (self.before, self.after);
+        self.parser
+            .introduced_at_unless(path, texts, changes, cancel)
     }
 }
 
@@ -197,6 +207,69 @@ mod tests {
             allow_syntax_errors: false,
         };
         super::super::check(&s, &opts)
+    }
+
+    /// A parser that answers only once the guard cancels it (or after 10 s), and says whether
+    /// it was cancelled.
+    struct Waits(std::sync::atomic::AtomicBool);
+
+    impl SyntaxCheck for Waits {
+        fn covers(&self, _: &Path) -> bool {
+            true
+        }
+        fn introduced(&self, _: &Path, _: &str, _: &str) -> Option<SyntaxIssue> {
+            None
+        }
+        fn introduced_at_unless(
+            &self,
+            _: &Path,
+            _: (&str, &str),
+            _: &[LineChange],
+            cancel: &Arc<AtomicBool>,
+        ) -> Option<SyntaxIssue> {
+            let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            while std::time::Instant::now() < until {
+                if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+                    self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+                    return None;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            None
+        }
+    }
+
+    #[test]
+    fn a_per_edit_refusal_cancels_the_parse_of_a_big_text() {
+        let before: String = (0..40_000).map(|i| format!("let v{i} = {i};\n")).collect();
+        let row = "let v1 = 1;\r";
+        let after = before.replacen("let v1 = 1;", row, 1);
+        let split: Vec<&str> = before.split('\n').collect();
+        let edits = vec![Edit {
+            kind: EditKind::Replace { start: 2, end: 2 },
+            rows: vec![row.to_string()],
+            origin: 0,
+        }];
+        let waits = Waits(AtomicBool::new(false));
+        let anchor = |n: usize| format!("{n}:");
+        let s = Subject::new(
+            "src/a.rs",
+            &split,
+            &edits,
+            (&before, &after),
+            &anchor,
+            &super::super::op_label,
+        );
+        let opts = GuardOptions {
+            syntax: Some(&waits),
+            allow_syntax_errors: false,
+        };
+        let refused = super::super::check(&s, &opts).expect_err("a \\r inside a row");
+        assert_eq!(refused.code, ErrorCode::PayloadContaminated);
+        assert!(
+            waits.0.load(std::sync::atomic::Ordering::Relaxed),
+            "the parse was cancelled"
+        );
     }
 
     #[test]

@@ -73,6 +73,8 @@ pub(super) struct Check {
     /// Set by the other half of a [`Check::clean_in`] that found a broken window: this half's
     /// answer is no longer needed, its parses stop.
     halt: Option<Arc<AtomicBool>>,
+    /// Set by the caller when it no longer needs the answer: every parse stops.
+    pub(super) cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Check {
@@ -86,6 +88,7 @@ impl Check {
             deadline,
             work: Vec::new(),
             halt: None,
+            cancel: None,
         })
     }
 
@@ -120,6 +123,7 @@ impl Check {
         let Some(mut other) = Check::new(self.lang, self.deadline) else {
             return self.clean_in_here(text, windows);
         };
+        other.cancel = self.cancel.clone();
         let halt = Arc::new(AtomicBool::new(false));
         other.halt = Some(Arc::clone(&halt));
         self.halt = Some(halt);
@@ -183,11 +187,14 @@ impl Check {
         }
         let bytes = text.as_bytes();
         let deadline = self.deadline;
-        let halt = self.halt.clone();
+        let (halt, cancel) = (self.halt.clone(), self.cancel.clone());
         let mut calls = 0usize;
         let mut progress = |_: &ParseState| {
             calls += 1;
-            let halted = halt.as_ref().is_some_and(|h| h.load(Ordering::Relaxed));
+            let set = |flag: &Option<Arc<AtomicBool>>| {
+                flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+            };
+            let halted = set(&halt) || set(&cancel);
             if halted || Instant::now() > deadline {
                 ControlFlow::Break(())
             } else {

@@ -335,3 +335,19 @@ fn many_windows_are_parsed_on_two_threads_and_an_error_in_either_half_is_found()
         );
     }
 }
+
+#[test]
+fn a_cancelled_check_gives_up_without_an_answer() {
+    let before = plain_ts(1_200);
+    let edits: Vec<(usize, usize, Vec<&str>)> = (0..200)
+        .map(|k| (k * 6 * 19 + 1, 1, vec!["export const q = ;"]))
+        .collect();
+    let (after, changes) = edited(&before, &edits);
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let texts = (before.as_str(), after.as_str());
+    let found = introduced_at_unless_in(SupportLang::TypeScript, texts, &changes, Some(&flag));
+    assert!(found.is_some(), "not cancelled: the error is found");
+    flag.store(true, std::sync::atomic::Ordering::Relaxed);
+    let found = introduced_at_unless_in(SupportLang::TypeScript, texts, &changes, Some(&flag));
+    assert_eq!(found, None, "cancelled: no answer");
+}

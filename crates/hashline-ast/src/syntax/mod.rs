@@ -118,6 +118,16 @@ impl SyntaxCheck for TreeSitterSyntax {
     ) -> Option<SyntaxIssue> {
         introduced_at_in(checked_lang(path)?, before, after, changes)
     }
+
+    fn introduced_at_unless(
+        &self,
+        path: &Path,
+        texts: (&str, &str),
+        changes: &[LineChange],
+        cancel: &std::sync::Arc<std::sync::atomic::AtomicBool>,
+    ) -> Option<SyntaxIssue> {
+        introduced_at_unless_in(checked_lang(path)?, texts, changes, Some(cancel))
+    }
 }
 
 /// The compiled-in language the guard checks a file as.
@@ -148,11 +158,22 @@ pub fn introduced_at_in(
     after: &str,
     changes: &[LineChange],
 ) -> Option<SyntaxIssue> {
+    introduced_at_unless_in(lang, (before, after), changes, None)
+}
+
+/// [`introduced_at_in`], giving up (`None`) as soon as `cancel` is set.
+pub fn introduced_at_unless_in(
+    lang: SupportLang,
+    (before, after): (&str, &str),
+    changes: &[LineChange],
+    cancel: Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>,
+) -> Option<SyntaxIssue> {
     let enabled = lang::spec_of(lang).is_some_and(|s| s.enabled);
     if !enabled {
         return None;
     }
     let mut check = Check::new(lang, Instant::now() + PARSE_BUDGET)?;
+    check.cancel = cancel.cloned();
     let sized = after.len() > WINDOW_ABOVE && before.len() <= MAX_BYTES && after.len() <= MAX_BYTES;
     if !changes.is_empty() && sized {
         if let Some(windows) = hunks::windows(lang, before, after, changes) {
