@@ -180,6 +180,20 @@ mod tests {
     /// The whole guard ([`super::super::check`]) on a text of `lines` lines with line 2
     /// replaced by `row`, the fake parser finding `BROKEN`.
     fn guard_big(lines: usize, row: &str) -> Result<Vec<String>, GuardRefusal> {
+        let fake = Fake(SyntaxIssue {
+            line: 2,
+            column: 1,
+            what: "fake".into(),
+        });
+        guard_big_with(lines, row, &fake)
+    }
+
+    /// [`guard_big`] with `parser`.
+    fn guard_big_with(
+        lines: usize,
+        row: &str,
+        parser: &dyn SyntaxCheck,
+    ) -> Result<Vec<String>, GuardRefusal> {
         let before: String = (0..lines).map(|i| format!("let v{i} = {i};\n")).collect();
         let after = before.replacen("let v1 = 1;", row, 1);
         let split: Vec<&str> = before.split('\n').collect();
@@ -188,11 +202,6 @@ mod tests {
             rows: vec![row.to_string()],
             origin: 0,
         }];
-        let fake = Fake(SyntaxIssue {
-            line: 2,
-            column: 1,
-            what: "fake".into(),
-        });
         let anchor = |n: usize| format!("{n}:");
         let s = Subject::new(
             "src/a.rs",
@@ -203,7 +212,7 @@ mod tests {
             &super::super::op_label,
         );
         let opts = GuardOptions {
-            syntax: Some(&fake),
+            syntax: Some(parser),
             allow_syntax_errors: false,
         };
         super::super::check(&s, &opts)
@@ -241,35 +250,11 @@ mod tests {
 
     #[test]
     fn a_per_edit_refusal_cancels_the_parse_of_a_big_text() {
-        let before: String = (0..40_000).map(|i| format!("let v{i} = {i};\n")).collect();
-        let row = "let v1 = 1;\r";
-        let after = before.replacen("let v1 = 1;", row, 1);
-        let split: Vec<&str> = before.split('\n').collect();
-        let edits = vec![Edit {
-            kind: EditKind::Replace { start: 2, end: 2 },
-            rows: vec![row.to_string()],
-            origin: 0,
-        }];
         let waits = Waits(AtomicBool::new(false));
-        let anchor = |n: usize| format!("{n}:");
-        let s = Subject::new(
-            "src/a.rs",
-            &split,
-            &edits,
-            (&before, &after),
-            &anchor,
-            &super::super::op_label,
-        );
-        let opts = GuardOptions {
-            syntax: Some(&waits),
-            allow_syntax_errors: false,
-        };
-        let refused = super::super::check(&s, &opts).expect_err("a \\r inside a row");
+        let refused = guard_big_with(40_000, "let v1 = 1;\r", &waits).expect_err("a \\r in a row");
         assert_eq!(refused.code, ErrorCode::PayloadContaminated);
-        assert!(
-            waits.0.load(std::sync::atomic::Ordering::Relaxed),
-            "the parse was cancelled"
-        );
+        let cancelled = waits.0.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(cancelled, "the parse was cancelled");
     }
 
     #[test]
