@@ -116,7 +116,11 @@ pub enum Run<'e> {
 /// built. Overlap policy is the dialect's: a line replaced twice is simply gone, and both
 /// replacements start where their ranges start.
 pub fn splice(lines: &[&str], edits: &[Edit]) -> Result<Vec<OutLine>, SpliceError> {
-    let runs = splice_runs(lines, edits)?;
+    Ok(out_lines(&splice_runs(lines, edits)?))
+}
+
+/// The output lines of `runs`, one per line.
+pub(crate) fn out_lines(runs: &[Run<'_>]) -> Vec<OutLine> {
     let count = runs
         .iter()
         .map(|r| match r {
@@ -127,14 +131,14 @@ pub fn splice(lines: &[&str], edits: &[Edit]) -> Result<Vec<OutLine>, SpliceErro
     let mut out = Vec::with_capacity(count);
     for run in runs {
         match run {
-            Run::Kept(range) => out.extend(range.map(OutLine::Kept)),
+            Run::Kept(range) => out.extend(range.clone().map(OutLine::Kept)),
             Run::New { text, like } => out.push(OutLine::New {
-                text: text.to_owned(),
-                like,
+                text: (*text).to_owned(),
+                like: *like,
             }),
         }
     }
-    Ok(out)
+    out
 }
 
 /// [`splice`] as runs: consecutive kept lines are one [`Run::Kept`], new lines borrow the

@@ -45,9 +45,7 @@ pub struct LineDiff<'a> {
 impl<'a> LineDiff<'a> {
     /// The diff of `old` → `new`.
     pub fn of(old: &'a str, new: &'a str) -> LineDiff<'a> {
-        let trimmed = Trimmed::of(old, new, |t| t.split_inclusive('\n'));
-        let hunks = hunks_of(&trimmed.old, &trimmed.new);
-        LineDiff { trimmed, hunks }
+        LineDiff::of_changed(old, new, None)
     }
 
     /// The diff of `old` → `new` whose edits changed the stretches `changes` (in the

@@ -34,7 +34,7 @@ use std::path::Path;
 
 pub(crate) use lexical::is_one_wrapped_unit;
 
-use hashline_core::{Edit, EditKind, ErrorCode, SyntaxCheck};
+use hashline_core::{Edit, EditKind, ErrorCode, LineChange, SyntaxCheck};
 
 /// How the guard runs; part of every dialect's edit options.
 #[derive(Clone, Copy, Default)]
@@ -100,6 +100,9 @@ pub(crate) struct Subject<'a> {
     /// The lines that open or close a Markdown code fence, found once on first use
     /// ([`Subject::fences_through`]).
     fences: std::sync::OnceLock<Vec<usize>>,
+    /// The stretches of lines the edits change, found once on first use
+    /// ([`Subject::changes`]).
+    changes: std::sync::OnceLock<Vec<LineChange>>,
 }
 
 impl<'a> Subject<'a> {
@@ -154,6 +157,7 @@ impl<'a> Subject<'a> {
             removed,
             shifts,
             fences: std::sync::OnceLock::new(),
+            changes: std::sync::OnceLock::new(),
         }
     }
 }
@@ -178,6 +182,21 @@ impl Subject<'_> {
                 .collect()
         });
         fences.partition_point(|&f| f <= n)
+    }
+
+    /// The stretches of lines the edits change (0-based, sorted, disjoint; edits that touch
+    /// or overlap are one stretch: [`LineChange::of_edits`]), for a parser that looks only
+    /// around them and for the report's diff. Derived from the edits alone: their users check
+    /// that the lines between them are unchanged.
+    pub fn changes(&self) -> &[LineChange] {
+        self.changes
+            .get_or_init(|| LineChange::of_edits(self.edits, self.line_count()))
+    }
+
+    /// [`Subject::changes`], taken out of the subject (the executor keeps them for the report).
+    pub fn into_changes(self) -> Vec<LineChange> {
+        self.changes();
+        self.changes.into_inner().unwrap_or_default()
     }
 
     /// Line `n` (1-based), or "" outside the file.

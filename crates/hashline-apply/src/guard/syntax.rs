@@ -35,20 +35,20 @@ pub(super) struct Parse<'a> {
     path: &'a str,
     before: &'a str,
     after: &'a str,
-    changes: Vec<LineChange>,
+    changes: &'a [LineChange],
 }
 
 impl Parse<'_> {
     /// The first syntax error the edits introduced, if any.
     pub fn run(&self) -> Option<SyntaxIssue> {
-        let (path, changes) = (Path::new(self.path), &self.changes);
+        let (path, changes) = (Path::new(self.path), self.changes);
         self.parser
             .introduced_at(path, self.before, self.after, changes)
     }
 
     /// [`Parse::run`], given up (`None`) once `cancel` is set.
     pub fn run_unless(&self, cancel: &Arc<AtomicBool>) -> Option<SyntaxIssue> {
-        let (path, changes) = (Path::new(self.path), &self.changes);
+        let (path, changes) = (Path::new(self.path), self.changes);
         let texts = (self.before, self.after);
         self.parser
             .introduced_at_unless(path, texts, changes, cancel)
@@ -57,7 +57,7 @@ impl Parse<'_> {
 
 /// The parse of `s` this check runs; `None` when it runs none (syntax errors allowed, no
 /// parser).
-pub(super) fn parse<'a>(s: &Subject<'a>, opts: &GuardOptions<'a>) -> Option<Parse<'a>> {
+pub(super) fn parse<'a>(s: &'a Subject<'a>, opts: &GuardOptions<'a>) -> Option<Parse<'a>> {
     if opts.allow_syntax_errors {
         return None;
     }
@@ -66,7 +66,7 @@ pub(super) fn parse<'a>(s: &Subject<'a>, opts: &GuardOptions<'a>) -> Option<Pars
         path: s.path,
         before: s.before,
         after: s.after,
-        changes: line_changes(s),
+        changes: s.changes(),
     })
 }
 
@@ -116,11 +116,6 @@ pub(super) fn check(s: &Subject<'_>, issue: Option<SyntaxIssue>) -> Result<(), G
             issue.what,
         ),
     })
-}
-
-/// The stretches of lines the subject's edits change ([`LineChange::of_edits`]).
-fn line_changes(s: &Subject<'_>) -> Vec<LineChange> {
-    LineChange::of_edits(s.edits, s.line_count())
 }
 
 /// The lines of `after` (1-based, inclusive) that differ from `before` once the common leading
@@ -287,7 +282,7 @@ mod tests {
             &anchor,
             &super::super::op_label,
         );
-        let changes = line_changes(&s);
+        let changes = s.changes().to_vec();
         let (old, new): (Vec<&str>, Vec<&str>) =
             (before.split('\n').collect(), after.split('\n').collect());
         let (mut o, mut n) = (0, 0);

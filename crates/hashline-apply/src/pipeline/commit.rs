@@ -16,19 +16,19 @@ pub(crate) enum Landing<'a> {
     /// Rewritten in place; the bytes read (the commit refuses if the file changed since).
     Update {
         /// The bytes read.
-        expected: Cow<'a, [u8]>,
+        expected: &'a [u8],
     },
     /// Created (it did not exist when read).
     Create,
     /// Deleted; the bytes read.
     Delete {
         /// The bytes read.
-        expected: Cow<'a, [u8]>,
+        expected: &'a [u8],
     },
     /// Moved to `dest` with the new bytes.
     Rename {
         /// The bytes read.
-        expected: Cow<'a, [u8]>,
+        expected: &'a [u8],
         /// Where the file goes.
         dest: &'a Target,
         /// Replace an existing `dest`.
@@ -44,7 +44,7 @@ pub(crate) struct Staged<'a> {
     /// How it lands.
     pub landing: Landing<'a>,
     /// The bytes to write (unused by a delete).
-    pub bytes: Cow<'a, [u8]>,
+    pub bytes: &'a [u8],
     /// The new LF text as the next read shows it: what the store records (unused by a delete).
     pub text: &'a str,
 }
@@ -129,12 +129,12 @@ pub(crate) fn commit(
 ) -> Result<Vec<Vec<String>>, CommitError> {
     let mut changes = Vec::with_capacity(staged.len());
     for s in &staged {
-        let bytes = Cow::Borrowed(&s.bytes[..]);
+        let bytes = Cow::Borrowed(s.bytes);
         let target = s.target;
         changes.push(match &s.landing {
             Landing::Update { expected } => Change::Write {
                 target,
-                expected: Some(Cow::Borrowed(&expected[..])),
+                expected: Some(Cow::Borrowed(*expected)),
                 bytes,
             },
             Landing::Create => Change::Write {
@@ -144,7 +144,7 @@ pub(crate) fn commit(
             },
             Landing::Delete { expected } => Change::Delete {
                 target,
-                expected: Cow::Borrowed(&expected[..]),
+                expected: Cow::Borrowed(*expected),
             },
             Landing::Rename {
                 expected,
@@ -152,7 +152,7 @@ pub(crate) fn commit(
                 overwrite,
             } => Change::Rename {
                 target,
-                expected: Cow::Borrowed(&expected[..]),
+                expected: Cow::Borrowed(*expected),
                 dest,
                 bytes,
                 overwrite: *overwrite,
@@ -209,9 +209,9 @@ mod tests {
         Staged {
             target,
             landing: Landing::Update {
-                expected: Cow::Borrowed(old.as_bytes()),
+                expected: old.as_bytes(),
             },
-            bytes: Cow::Borrowed(new.as_bytes()),
+            bytes: new.as_bytes(),
             text: new,
         }
     }
@@ -297,7 +297,7 @@ mod tests {
             Staged {
                 target: &created,
                 landing: Landing::Create,
-                bytes: Cow::Borrowed(b"c\n"),
+                bytes: b"c\n",
                 text: "c\n",
             },
             update(&b, "b\n", "B\n"),
@@ -321,11 +321,11 @@ mod tests {
         let staged = vec![Staged {
             target: &a,
             landing: Landing::Rename {
-                expected: Cow::Borrowed(b"a\n"),
+                expected: b"a\n",
                 dest: &dest,
                 overwrite: false,
             },
-            bytes: Cow::Borrowed(b"b\n"),
+            bytes: b"b\n",
             text: "b\n",
         }];
         lock_and_commit(&ws, staged, &recorder).expect("commit");

@@ -6,8 +6,6 @@
 //! splices, runs the guard, encodes with the re-read rule; then commits every changed file in
 //! one transaction and records the new texts. The front end renders what came back.
 
-use std::borrow::Cow;
-
 use hashline_core::name::{self, UnsafeName};
 use hashline_core::{Edit, LineChange};
 use hashline_state::{SnapshotStore, StoreError};
@@ -225,13 +223,7 @@ fn check<F: FrontEnd>(
     };
     let before_guard = front.checked(i, &result)?;
     // The stretches hold for the spliced text, not for a text a read shows differently.
-    let changes = reread.is_none().then(|| {
-        let ends = plan.file.text().ends_with('\n');
-        let real = lines
-            .len()
-            .saturating_sub(usize::from(ends && lines.last() == Some(&"")));
-        LineChange::of_edits(&plan.edits, real)
-    });
+    let changes = reread.is_none().then_some(checked.changes);
     drop(lines);
     let mut warnings = std::mem::take(&mut plan.warnings);
     warnings.extend(before_guard);
@@ -267,8 +259,7 @@ fn commit<F: FrontEnd>(
         .iter()
         .map(|&i| {
             let d = &done[i];
-            let expected = Cow::Borrowed(d.old_bytes());
-            let bytes = Cow::Borrowed(d.new_bytes());
+            let (expected, bytes) = (d.old_bytes(), d.new_bytes());
             let landing = match (d.land, &d.dest) {
                 (Land::Delete, _) => Landing::Delete { expected },
                 (Land::Create, _) => Landing::Create,

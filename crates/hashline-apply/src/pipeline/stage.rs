@@ -1,6 +1,6 @@
 //! Splice, guard, encode: one file's resolved edits turned into the bytes to write.
 
-use hashline_core::{splice, splice_runs, Edit, OutLine, SpliceError, TextFile};
+use hashline_core::{splice, splice_runs, Edit, LineChange, OutLine, SpliceError, TextFile};
 
 use crate::guard::{self, GuardOptions, GuardRefusal};
 
@@ -71,6 +71,8 @@ pub(crate) struct Checked {
     pub encoded: Encoded,
     /// The guard's `[W_…]` warnings.
     pub warnings: Vec<String>,
+    /// The stretches of lines the edits changed (the guard's [`guard::Subject::changes`]).
+    pub changes: Vec<LineChange>,
 }
 
 /// Run the edit guard on `spliced` (the result of `edits`, in the numbering of `lines`, the
@@ -90,16 +92,18 @@ pub(crate) fn guard_and_encode(
     let Spliced { out, text } = spliced;
     let encoded = encode(front.path, file, &out, &text);
     drop(out);
-    let warnings = guard(front, file.text(), lines, edits, &text, &opts)?;
+    let (warnings, changes) = guard(front, file.text(), lines, edits, &text, &opts)?;
     Ok(Checked {
         text,
         encoded: encoded?,
         warnings,
+        changes,
     })
 }
 
 /// Run the edit guard on `edits` (in the numbering of `lines`, the lines of `before`) whose
-/// result is `after`. `Ok` carries the guard's `[W_…]` warnings.
+/// result is `after`. `Ok` carries the guard's `[W_…]` warnings and the stretches the edits
+/// changed.
 fn guard(
     front: &Front<'_>,
     before: &str,
@@ -107,7 +111,7 @@ fn guard(
     edits: &[Edit],
     after: &str,
     opts: &GuardOptions<'_>,
-) -> Result<Vec<String>, GuardRefusal> {
+) -> Result<(Vec<String>, Vec<LineChange>), GuardRefusal> {
     let subject = guard::Subject::new(
         front.path,
         lines,
@@ -116,7 +120,8 @@ fn guard(
         front.anchor,
         front.label,
     );
-    guard::check(&subject, opts)
+    let warnings = guard::check(&subject, opts)?;
+    Ok((warnings, subject.into_changes()))
 }
 
 /// A spliced file encoded for the disk.
