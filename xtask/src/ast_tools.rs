@@ -172,7 +172,7 @@ fn build_corpus(modules: &Path, corpus: &Path) -> Result<(), String> {
 
 /// Build the release binary and check that it has `ast-edit`.
 fn hashline() -> Result<PathBuf, String> {
-    let bin = crate::bench::release_binary()?;
+    let bin = crate::dist::binary()?;
     if !output(Command::new(&bin).args(["ast-edit", "--help"]))?
         .status
         .success()

@@ -1,4 +1,5 @@
-//! `cargo xtask bench`: the table of issue 14 from one command. It builds the release binary,
+//! `cargo xtask bench`: the table of issue 14 from one command. It builds the binary to install
+//! (`cargo xtask dist`: statically linked on Linux glibc hosts),
 //! generates its inputs (deterministic, in a cache outside the repository: see
 //! `bench_inputs.rs`), installs its baselines (the Bun peer, the ast-grep CLI and its corpus),
 //! runs each side several times interleaved (the machines are shared and noisy: both sides see
@@ -20,7 +21,7 @@ use crate::bench_rows as rows;
 pub fn run(args: &[String]) -> Result<(), String> {
     let reps = flag(args, "--reps").unwrap_or(5).max(1);
     let large_mb = flag(args, "--large-mb").unwrap_or(100).max(1);
-    let bin = release_binary()?;
+    let bin = crate::dist::binary()?;
     let cache = crate::bench_inputs::cache_dir();
     let work = cache.join("work");
     let _ = std::fs::remove_dir_all(&work);
@@ -139,7 +140,8 @@ fn flag(args: &[String], name: &str) -> Option<usize> {
         .and_then(|v| v.parse().ok())
 }
 
-/// Build the release `hashline` binary and return its path.
+/// Build the release `hashline` binary as `cargo build --release` does (dynamically linked) and
+/// return its path; `crate::dist::binary` is the one the benchmarks measure.
 pub(crate) fn release_binary() -> Result<PathBuf, String> {
     crate::status(crate::cargo().args(["build", "--release", "--quiet", "--package", "hashline"]))?;
     Ok(target_dir().join("release/hashline"))

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::bench::{hl, peak_rss, release_binary, run_null, timed};
+use crate::bench::{hl, peak_rss, run_null, timed};
 
 /// One input series: its name and the file text for a size.
 type Series = (&'static str, fn(usize) -> String);
@@ -27,7 +27,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         crate::status(crate::cargo().args(["build", "--quiet", "--package", "hashline"]))?;
         crate::bench::target_dir().join("debug/hashline")
     } else {
-        release_binary()?
+        crate::dist::binary()?
     };
     let tmp = std::env::temp_dir().join(format!("hashline-scale-{}", std::process::id()));
     let root = tmp.join("root");

@@ -60,7 +60,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     };
     let reps = flag("--reps").unwrap_or(3).max(1);
     let max_mb = flag("--max-mb").unwrap_or(100).max(1);
-    let bin = crate::bench::release_binary()?;
+    let bin = crate::dist::binary()?;
     let work = inputs::cache_dir().join("scale");
     let _ = std::fs::remove_dir_all(&work);
     let only = args

@@ -26,6 +26,8 @@
 //! * `ast-diff [--bench] [--reps N] [--only TEXT] [--show N]`: differential test of
 //!   `hashline ast-edit` + `resolve apply` against the ast-grep CLI on third-party JS/TS sources
 //!   (see `ast_diff.rs`); `--bench` times both previews instead.
+//! * `dist`: the release binary to install, statically linked on Linux glibc hosts
+//!   (`dist.rs`), copied to `<target>/dist/hashline`; the binary every `bench` measures.
 
 mod ast_bench;
 mod ast_diff;
@@ -39,6 +41,7 @@ mod bench_peer;
 mod bench_rows;
 mod bench_scale;
 mod bench_stale;
+mod dist;
 mod tidy;
 
 use std::process::{Command, ExitCode};
@@ -72,8 +75,9 @@ fn main() -> ExitCode {
         }
         Some("bench") => bench::run(&args[1..]),
         Some("ast-diff") => ast_diff::run(&args[1..]),
+        Some("dist") => dist::run(),
         _ => Err(
-            "usage: cargo xtask <golden [--bless] | conformance | mistakes | stress [--runs N] [--seconds S] | tidy | bench [--reps N] [--large-mb N] [--no-ast | --only-ast] [--ast-files N] [--guard] [--ast] [--scale [--reps N] [--max-mb N] [--only TEXT] [--max-depth N] [--debug]] | ast-diff [--bench] [--reps N] [--only TEXT]>"
+            "usage: cargo xtask <golden [--bless] | conformance | mistakes | stress [--runs N] [--seconds S] | tidy | bench [--reps N] [--large-mb N] [--no-ast | --only-ast] [--ast-files N] [--guard] [--ast] [--scale [--reps N] [--max-mb N] [--only TEXT] [--max-depth N] [--debug]] | ast-diff [--bench] [--reps N] [--only TEXT] | dist>"
                 .to_string(),
         ),
     };
