@@ -8,7 +8,7 @@
 //! unlisted: harmless, and reused when the same text is recorded again.
 
 use std::fs::File;
-use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// Texts at least this long go to a blob file; shorter ones stay in their row (a small read
@@ -49,7 +49,7 @@ pub(crate) fn ensure(dir: &Path, digest: &str, text: &str) -> std::io::Result<()
     let written = (|| -> std::io::Result<()> {
         let mut out = std::fs::File::create(&temp)?;
         let spill = dir.join(format!("{digest}.{}.half.tmp", std::process::id()));
-        write_frame(&mut out, text.as_bytes(), &spill)?;
+        super::frame::write(&mut out, text.as_bytes(), &spill)?;
         std::fs::rename(&temp, &target)
     })();
     if written.is_err() {
@@ -58,87 +58,91 @@ pub(crate) fn ensure(dir: &Path, digest: &str, text: &str) -> std::io::Result<()
     written
 }
 
-/// The uncompressed size of a frame's blocks: 256 KiB keeps each block's buffers in the cache
-/// (lz4_flex's encoder picks 4 MiB blocks for a big write: three fresh 4 MiB buffers, thousands
-/// of page faults).
-const BLOCK: usize = 256 * 1024;
-
-/// Texts from which the blocks of the second half are compressed on another thread.
-const PARALLEL_BYTES: usize = 4 << 20;
-
-/// `bytes` as one LZ4 frame into `out` (the format of `lz4 -B5 --no-frame-crc`, read by
-/// [`lz4_flex::frame::FrameDecoder`]): independent blocks of [`BLOCK`] bytes, no checksums.
-/// Independent blocks compress alike wherever they are compressed: from [`PARALLEL_BYTES`] on,
-/// the second half's are compressed on another thread into the file `spill` while the first
-/// half's are written, then copied after them by the kernel (`copy_file_range`: the compressed
-/// half never sits in memory) and `spill` removed.
-fn write_frame(out: &mut File, bytes: &[u8], spill: &Path) -> std::io::Result<()> {
-    // FLG: version 01, independent blocks, no block or content checksum, no size, no dict.
-    // BD: a block holds at most 256 KiB. HC: the second byte of the XXH32 of both.
-    let (flg, bd) = (0b0110_0000u8, 0b0101_0000u8);
-    let hc = ((xxhash_rust::xxh32::xxh32(&[flg, bd], 0) >> 8) & 0xFF) as u8;
-    let blocks: Vec<&[u8]> = bytes.chunks(BLOCK).collect();
-    let split = if bytes.len() < PARALLEL_BYTES {
-        blocks.len()
-    } else {
-        blocks.len() / 2
-    };
-    let (first, second) = blocks.split_at(split);
-    let blocks_to = |file: &mut File, blocks: &[&[u8]], head: &[u8]| -> std::io::Result<()> {
-        let mut w = BufWriter::with_capacity(1 << 16, file);
-        w.write_all(head)?;
-        let mut buf = Vec::new();
-        for block in blocks {
-            framed_block(block, &mut buf, &mut w)?;
-        }
-        w.flush()
-    };
-    let head = [0x04, 0x22, 0x4D, 0x18, flg, bd, hc];
-    if second.is_empty() {
-        blocks_to(out, first, &head)?;
-    } else {
-        let halves = std::thread::scope(|scope| {
-            let later = scope.spawn(|| -> std::io::Result<File> {
-                let mut half = File::options()
-                    .read(true)
-                    .write(true)
-                    .create(true)
-                    .truncate(true)
-                    .open(spill)?;
-                blocks_to(&mut half, second, &[])?;
-                Ok(half)
-            });
-            let here = blocks_to(out, first, &head);
-            let later = later
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (here, later)
-        });
-        let copied = (|| -> std::io::Result<()> {
-            halves.0?;
-            let mut half = halves.1?;
-            half.seek(SeekFrom::Start(0))?;
-            std::io::copy(&mut half, out).map(drop)
-        })();
-        let _ = std::fs::remove_file(spill);
-        copied?;
-    }
-    // The end mark.
-    out.write_all(&[0, 0, 0, 0])
+/// A large text's blob compressed into a temporary file before its record's transaction;
+/// [`Staged::place`] renames it into place, dropping it removes the file.
+#[derive(Debug)]
+pub(crate) struct Staged {
+    temp: PathBuf,
+    target: PathBuf,
 }
 
-/// Write `block` to `out` as a frame's block: its size (the high bit set when it is stored
-/// uncompressed, as when compression does not make it smaller) and its bytes; `buf` is scratch.
-fn framed_block(block: &[u8], buf: &mut Vec<u8>, out: &mut impl Write) -> std::io::Result<()> {
-    buf.resize(lz4_flex::block::get_maximum_output_size(block.len()), 0);
-    let size = lz4_flex::block::compress_into(block, buf).map_err(std::io::Error::other)?;
-    let (header, data) = if size < block.len() {
-        (size as u32, &buf[..size])
-    } else {
-        (block.len() as u32 | 0x8000_0000, block)
-    };
-    out.write_all(&header.to_le_bytes())?;
-    out.write_all(data)
+impl Staged {
+    /// Rename the blob into place (a blob already there holds the same text: replaced).
+    pub(crate) fn place(self) -> std::io::Result<()> {
+        let placed = std::fs::rename(&self.temp, &self.target);
+        // Renamed: nothing left to remove (the drop's removal finds nothing).
+        drop(self);
+        placed
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.temp);
+    }
+}
+
+/// What [`hash_and_stage`] found.
+pub(crate) struct Hashed {
+    /// The text's whole-file tag.
+    pub(crate) tag: String,
+    /// Its content digest.
+    pub(crate) digest: String,
+    /// Its blob, compressed meanwhile, when `dir` did not hold it (`None` also when staging
+    /// failed: the record writes it then, and reports a failure).
+    pub(crate) staged: Option<Staged>,
+}
+
+/// The tag and the digest of a large `text`, and its blob, compressed at the same time on two
+/// cores unless `dir` holds it already: another thread hashes the tag and then joins the
+/// compression from the back, while this one takes the digest, looks for the blob and
+/// compresses from the front ([`super::frame::Blocks`]). A read of a file recorded before
+/// compresses nothing (its blob exists); the blob is ready before the record's write
+/// transaction, which then only renames it.
+pub(crate) fn hash_and_stage(dir: &Path, text: &str) -> Hashed {
+    static SPILLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = SPILLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let spill = dir.join(format!("back.{}.{n}.tmp", std::process::id()));
+    let blocks = super::frame::Blocks::of(text.as_bytes());
+    std::thread::scope(|scope| {
+        let helper = scope.spawn(|| (crate::file_tag(text), blocks.back(&spill)));
+        let digest = digest(text);
+        let target = file(dir, &digest);
+        let front = if target.is_file() || std::fs::create_dir_all(dir).is_err() {
+            blocks.close();
+            None
+        } else {
+            let temp = dir.join(format!("{digest}.{}.{n}.tmp", std::process::id()));
+            let out = File::create(&temp).and_then(|mut out| {
+                blocks.front(&mut out)?;
+                Ok(out)
+            });
+            // Whatever happens next, the temporary file goes unless it is placed.
+            let staged = Staged { temp, target };
+            if out.is_err() {
+                blocks.close();
+            }
+            Some((out, staged))
+        };
+        let (tag, back) = match helper.join() {
+            Ok(done) => done,
+            Err(_) => (
+                crate::file_tag(text),
+                Err(std::io::Error::other("panicked")),
+            ),
+        };
+        let staged = front.and_then(|(out, staged)| {
+            let mut out = out.ok()?;
+            super::frame::finish(&mut out, back.ok()?).ok()?;
+            Some(staged)
+        });
+        let _ = std::fs::remove_file(&spill);
+        Hashed {
+            tag,
+            digest,
+            staged,
+        }
+    })
 }
 
 /// The text of blob `digest` in `dir`, checked against its digest.
@@ -194,55 +198,53 @@ pub(crate) fn sweep_temps(dir: &Path, older_than: std::time::Duration) {
 mod tests {
     use super::*;
     use lz4_flex::frame::{BlockSize, FrameInfo};
+    use std::io::Write;
 
-    /// A text of `len` bytes that compresses poorly in places (so some blocks are stored
-    /// uncompressed) and well in others.
-    fn mixed(len: usize) -> String {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        (0..len)
-            .map(|i| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                if (i / BLOCK) % 3 == 1 {
-                    (b'a' + (x % 26) as u8) as char
-                } else {
-                    (b'a' + (i % 7) as u8) as char
-                }
-            })
-            .collect()
+    /// The files in `dir`, by name.
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .expect("list")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
     }
 
     #[test]
-    fn frames_on_one_or_two_threads_decode_and_agree_with_the_lz4_format() {
-        for len in [
-            0,
-            1,
-            BLOCK - 1,
-            BLOCK,
-            3 * BLOCK + 5,
-            PARALLEL_BYTES + 2 * BLOCK + 7,
+    fn a_text_is_hashed_and_its_blob_staged_at_once_unless_it_exists() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let blobs = dir.path().join("blobs");
+        for text in [
+            "fn main() {}  \n".repeat(7_000),
+            "let x = 1;\n".repeat(600_000),
         ] {
-            let text = mixed(len);
-            let dir = tempfile::tempdir().expect("temp dir");
-            let (path, spill) = (dir.path().join("f"), dir.path().join("half"));
-            let mut out = File::create(&path).expect("create");
-            write_frame(&mut out, text.as_bytes(), &spill).expect("frame");
-            drop(out);
-            assert!(!spill.exists(), "the spilled half is removed");
-            let frame = std::fs::read(&path).expect("read");
-            let mut back = Vec::new();
-            lz4_flex::frame::FrameDecoder::new(&frame[..])
-                .read_to_end(&mut back)
-                .expect("decodes");
-            assert_eq!(back, text.as_bytes(), "{len}");
-            // The same blocks as lz4_flex's own encoder makes with this frame's settings.
-            let info = FrameInfo::new().block_size(BlockSize::Max256KB);
-            let mut encoder = lz4_flex::frame::FrameEncoder::with_frame_info(info, Vec::new());
-            encoder.write_all(text.as_bytes()).expect("encode");
-            let theirs = encoder.finish().expect("finish");
-            assert_eq!(frame.len(), theirs.len(), "{len}");
+            let d = digest(&text);
+            let hashed = hash_and_stage(&blobs, &text);
+            assert_eq!(
+                (hashed.tag.as_str(), hashed.digest.as_str()),
+                (crate::file_tag(&text).as_str(), d.as_str())
+            );
+            let staged = hashed.staged.expect("a new text's blob is staged");
+            assert_eq!(
+                names(&blobs).len(),
+                1,
+                "only the staged file: {:?}",
+                names(&blobs)
+            );
+            staged.place().expect("place");
+            assert_eq!(names(&blobs), vec![format!("{d}.lz4")]);
+            assert_eq!(load(&blobs, &d).expect("load"), text);
+            // Hashed again: the blob exists, nothing is compressed or left behind.
+            let again = hash_and_stage(&blobs, &text);
+            assert!(again.staged.is_none());
+            assert_eq!(again.digest, d);
+            assert_eq!(names(&blobs), vec![format!("{d}.lz4")]);
+            remove(&blobs, &d).expect("remove");
         }
+        // A staged blob that is not placed leaves nothing.
+        let text = "abc\n".repeat(50_000);
+        drop(hash_and_stage(&blobs, &text).staged.expect("staged"));
+        assert!(names(&blobs).is_empty());
     }
 
     #[test]

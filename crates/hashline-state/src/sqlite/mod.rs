@@ -18,6 +18,7 @@
 //! (`queue_…` for `hashline-queue`). This crate's tables are prefixed `state_`.
 
 pub(crate) mod blob;
+mod frame;
 mod schema;
 #[cfg(test)]
 mod tests;
@@ -338,17 +339,15 @@ impl SnapshotStore for SqliteStore {
     }
 
     fn record(&self, path: &str, text: &str) -> Result<String, StoreError> {
-        // Both hashes read the whole text: a large one is hashed on two cores at once.
-        let (tag, digest) = if text.len() >= blob::BLOB_MIN_BYTES {
-            std::thread::scope(|scope| {
-                let digest = scope.spawn(|| blob::digest(text));
-                let tag = crate::file_tag(text);
-                (tag, digest.join().unwrap_or_else(|_| blob::digest(text)))
-            })
-        } else {
-            (crate::file_tag(text), blob::digest(text))
-        };
+        // A large text is hashed twice and compressed (unless its blob exists) on two cores
+        // at once, before the write transaction.
         let in_blob = text.len() >= blob::BLOB_MIN_BYTES;
+        let (tag, digest, staged) = if in_blob {
+            let hashed = blob::hash_and_stage(&self.blobs, text);
+            (hashed.tag, hashed.digest, hashed.staged)
+        } else {
+            (crate::file_tag(text), blob::digest(text), None)
+        };
         if self.is_newest(path, &digest)? {
             // A read of an unchanged file: its text is the path's newest version and the path
             // the session's most recently used one, so recording it would change nothing.
@@ -378,7 +377,11 @@ impl SnapshotStore for SqliteStore {
                 .execute(params![session, path, tag, text])?;
             }
             if in_blob {
-                blob::ensure(&self.blobs, &digest, text).map_err(io_error)?;
+                match staged {
+                    Some(staged) => staged.place(),
+                    None => blob::ensure(&self.blobs, &digest, text),
+                }
+                .map_err(io_error)?;
                 tx.prepare_cached("INSERT OR IGNORE INTO state_blob (digest) VALUES (?1)")?
                     .execute(params![digest])?;
             }

@@ -1,0 +1,289 @@
+//! A blob's LZ4 frame, written by hand (the format of `lz4 -B5 --no-frame-crc`, read by
+//! [`lz4_flex::frame::FrameDecoder`]): independent blocks of [`BLOCK`] bytes, no checksums.
+//!
+//! Independent blocks compress alike wherever they are compressed, so two threads share the
+//! work ([`Blocks`]): one claims blocks from the front and writes them straight into the blob's
+//! file ([`Blocks::front`]), the other claims them from the back into a spill file
+//! ([`Blocks::back`]); where they meet depends only on how fast each is, so a thread that
+//! starts late (it hashed the text first) simply does fewer. [`Blocks::finish`] has the kernel
+//! append the back's blocks in order (`copy_file_range`: the compressed half never sits in
+//! memory) and closes the frame.
+
+use std::fs::File;
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::Path;
+use std::sync::{Mutex, PoisonError};
+
+/// The uncompressed size of a frame's blocks: 256 KiB keeps each block's buffers in the cache
+/// (lz4_flex's encoder picks 4 MiB blocks for a big write: three fresh 4 MiB buffers, thousands
+/// of page faults).
+pub(crate) const BLOCK: usize = 256 * 1024;
+
+/// The most blocks the back thread claims at once (2 MiB of text): each run is one copy of its
+/// spill into the blob, so a few dozen copies for 100 MB instead of one per block.
+const BACK_RUN: usize = 8;
+
+/// Texts from which a second thread compresses blocks from the back.
+pub(crate) const PARALLEL_BYTES: usize = 4 << 20;
+
+/// The frame header: magic; FLG (version 01, independent blocks, no block or content checksum,
+/// no size, no dictionary); BD (blocks of at most 256 KiB); HC (the second byte of the XXH32
+/// of FLG and BD).
+fn header() -> [u8; 7] {
+    let (flg, bd) = (0b0110_0000u8, 0b0101_0000u8);
+    let hc = ((xxhash_rust::xxh32::xxh32(&[flg, bd], 0) >> 8) & 0xFF) as u8;
+    [0x04, 0x22, 0x4D, 0x18, flg, bd, hc]
+}
+
+/// The blocks of one text, claimed by at most two threads from opposite ends.
+pub(crate) struct Blocks<'t> {
+    blocks: Vec<&'t [u8]>,
+    /// The first block nobody claimed from the front, and one past the last nobody claimed
+    /// from the back: the unclaimed blocks are `front..back`.
+    free: Mutex<(usize, usize)>,
+}
+
+/// The blocks the back thread wrote into its spill file: `(offset, length)` of each run in the
+/// spill, in the order it claimed them (the frame's order of the runs reversed).
+pub(crate) struct Back {
+    spill: File,
+    parts: Vec<(u64, u64)>,
+}
+
+impl<'t> Blocks<'t> {
+    /// The blocks of `bytes`, none claimed yet.
+    pub(crate) fn of(bytes: &'t [u8]) -> Blocks<'t> {
+        let blocks: Vec<&[u8]> = bytes.chunks(BLOCK).collect();
+        let back = blocks.len();
+        Blocks {
+            blocks,
+            free: Mutex::new((0, back)),
+        }
+    }
+
+    /// Claim the next block from the front (`true`), or the next run of blocks from the back:
+    /// up to [`BACK_RUN`] of them, fewer (down to one) as the unclaimed ones run out, so the
+    /// two threads still meet about when both finish. The run is in the frame's order; empty
+    /// when nothing is left.
+    fn claim(&self, from_front: bool) -> &[&'t [u8]] {
+        let mut free = self.free.lock().unwrap_or_else(PoisonError::into_inner);
+        let (front, back) = &mut *free;
+        let left = back.saturating_sub(*front);
+        let (from, to) = if left == 0 {
+            (0, 0)
+        } else if from_front {
+            *front += 1;
+            (*front - 1, *front)
+        } else {
+            let run = (left / 4).clamp(1, BACK_RUN);
+            *back -= run;
+            (*back, *back + run)
+        };
+        &self.blocks[from..to]
+    }
+
+    /// The frame's header, then the blocks claimed from the front until none is left, into
+    /// `out`.
+    pub(crate) fn front(&self, out: &mut File) -> std::io::Result<()> {
+        let mut w = BufWriter::with_capacity(1 << 16, out);
+        w.write_all(&header())?;
+        let mut buf = Vec::new();
+        while let [block] = self.claim(true) {
+            framed_block(block, &mut buf, &mut w)?;
+        }
+        w.flush()
+    }
+
+    /// The blocks claimed from the back until none is left, into `spill` (created or
+    /// truncated; the caller removes it).
+    /// The spill file is created with the first run claimed: `None` when the front had
+    /// claimed every block, or [`Blocks::close`] had been called, before.
+    pub(crate) fn back(&self, spill: &Path) -> std::io::Result<Option<Back>> {
+        let mut run = self.claim(false);
+        if run.is_empty() {
+            return Ok(None);
+        }
+        let file = File::options()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(spill)?;
+        let mut w = BufWriter::with_capacity(1 << 16, file);
+        let (mut parts, mut at, mut buf) = (Vec::new(), 0u64, Vec::new());
+        while !run.is_empty() {
+            let mut len = 0;
+            for block in run {
+                len += framed_block(block, &mut buf, &mut w)?;
+            }
+            parts.push((at, len));
+            at += len;
+            run = self.claim(false);
+        }
+        w.flush()?;
+        let spill = w.into_inner().map_err(|e| e.into_error())?;
+        Ok(Some(Back { spill, parts }))
+    }
+
+    /// Nothing more will be claimed: a thread that has not started claims nothing.
+    pub(crate) fn close(&self) {
+        let mut free = self.free.lock().unwrap_or_else(PoisonError::into_inner);
+        free.1 = free.0;
+    }
+}
+
+/// Append the back's blocks to `out` (written by [`Blocks::front`]) in the frame's order, then
+/// the end mark.
+pub(crate) fn finish(out: &mut File, back: Option<Back>) -> std::io::Result<()> {
+    if let Some(Back { spill, parts }) = back {
+        let mut spill = spill;
+        for &(offset, len) in parts.iter().rev() {
+            spill.seek(SeekFrom::Start(offset))?;
+            let copied = std::io::copy(&mut (&spill).take(len), out)?;
+            if copied != len {
+                return Err(std::io::Error::other("the spilled blocks were cut short"));
+            }
+        }
+    }
+    out.write_all(&[0, 0, 0, 0])
+}
+
+/// `bytes` as one whole frame into `out`: from [`PARALLEL_BYTES`] on, a second thread
+/// compresses blocks from the back into the file `spill` (removed afterwards).
+pub(crate) fn write(out: &mut File, bytes: &[u8], spill: &Path) -> std::io::Result<()> {
+    let blocks = Blocks::of(bytes);
+    if bytes.len() < PARALLEL_BYTES {
+        blocks.front(out)?;
+        return finish(out, None);
+    }
+    let (front, back) = std::thread::scope(|scope| {
+        let back = scope.spawn(|| blocks.back(spill));
+        let front = blocks.front(out);
+        // The back thread stops once the front has claimed the rest.
+        let back = back
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (front, back)
+    });
+    let done = front.and_then(|()| finish(out, back?));
+    let _ = std::fs::remove_file(spill);
+    done
+}
+
+/// Write `block` to `out` as a frame's block: its size (the high bit set when it is stored
+/// uncompressed, as when compression does not make it smaller) and its bytes; `buf` is scratch.
+/// Returns the bytes written.
+fn framed_block(block: &[u8], buf: &mut Vec<u8>, out: &mut impl Write) -> std::io::Result<u64> {
+    buf.resize(lz4_flex::block::get_maximum_output_size(block.len()), 0);
+    let size = lz4_flex::block::compress_into(block, buf).map_err(std::io::Error::other)?;
+    let (header, data) = if size < block.len() {
+        (size as u32, &buf[..size])
+    } else {
+        (block.len() as u32 | 0x8000_0000, block)
+    };
+    out.write_all(&header.to_le_bytes())?;
+    out.write_all(data)?;
+    Ok(4 + data.len() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lz4_flex::frame::{BlockSize, FrameInfo};
+    use std::io::Write;
+
+    /// A text of `len` bytes that compresses poorly in places (so some blocks are stored
+    /// uncompressed) and well in others.
+    fn mixed(len: usize) -> String {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        (0..len)
+            .map(|i| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                if (i / BLOCK) % 3 == 1 {
+                    (b'a' + (x % 26) as u8) as char
+                } else {
+                    (b'a' + (i % 7) as u8) as char
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn frames_on_one_or_two_threads_decode_and_agree_with_the_lz4_format() {
+        for len in [
+            0,
+            1,
+            BLOCK - 1,
+            BLOCK,
+            3 * BLOCK + 5,
+            PARALLEL_BYTES + 2 * BLOCK + 7,
+        ] {
+            let text = mixed(len);
+            let dir = tempfile::tempdir().expect("temp dir");
+            let (path, spill) = (dir.path().join("f"), dir.path().join("half"));
+            let mut out = File::create(&path).expect("create");
+            write(&mut out, text.as_bytes(), &spill).expect("frame");
+            drop(out);
+            assert!(!spill.exists(), "the spilled half is removed");
+            let frame = std::fs::read(&path).expect("read");
+            let mut back = Vec::new();
+            lz4_flex::frame::FrameDecoder::new(&frame[..])
+                .read_to_end(&mut back)
+                .expect("decodes");
+            assert_eq!(back, text.as_bytes(), "{len}");
+            // The same blocks as lz4_flex's own encoder makes with this frame's settings.
+            let info = FrameInfo::new().block_size(BlockSize::Max256KB);
+            let mut encoder = lz4_flex::frame::FrameEncoder::with_frame_info(info, Vec::new());
+            encoder.write_all(text.as_bytes()).expect("encode");
+            let theirs = encoder.finish().expect("finish");
+            assert_eq!(frame.len(), theirs.len(), "{len}");
+        }
+    }
+
+    /// The frame `blocks` make when `first` claims before `second` (each claiming till none
+    /// is left), decoded.
+    fn decoded(text: &str, back_first: bool) -> Vec<u8> {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (path, spill) = (dir.path().join("f"), dir.path().join("back"));
+        let blocks = Blocks::of(text.as_bytes());
+        let mut out = File::create(&path).expect("create");
+        let back = if back_first {
+            let back = blocks.back(&spill).expect("back");
+            blocks.front(&mut out).expect("front");
+            back
+        } else {
+            blocks.front(&mut out).expect("front");
+            let back = blocks.back(&spill).expect("back");
+            assert!(back.is_none() && !spill.exists(), "nothing left, no spill");
+            back
+        };
+        finish(&mut out, back).expect("finish");
+        let mut decoded = Vec::new();
+        lz4_flex::frame::FrameDecoder::new(&std::fs::read(&path).expect("read")[..])
+            .read_to_end(&mut decoded)
+            .expect("decodes");
+        decoded
+    }
+
+    #[test]
+    fn either_end_may_take_every_block() {
+        for len in [0, 5, BLOCK + 1, 5 * BLOCK + 3, 40 * BLOCK + 1] {
+            let text = mixed(len);
+            assert_eq!(decoded(&text, false), text.as_bytes(), "front only, {len}");
+            assert_eq!(decoded(&text, true), text.as_bytes(), "back only, {len}");
+        }
+    }
+
+    #[test]
+    fn closed_blocks_are_claimed_by_nobody() {
+        let text = mixed(3 * BLOCK);
+        let blocks = Blocks::of(text.as_bytes());
+        blocks.close();
+        let dir = tempfile::tempdir().expect("temp dir");
+        let spill = dir.path().join("back");
+        assert!(blocks.back(&spill).expect("back").is_none());
+        assert!(!spill.exists());
+    }
+}
