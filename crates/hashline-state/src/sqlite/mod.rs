@@ -465,17 +465,18 @@ impl SnapshotStore for SqliteStore {
     }
 
     fn versions(&self, path: &str) -> Result<Vec<Snapshot>, StoreError> {
-        let conn = self.connection();
-        let run = || -> rusqlite::Result<Vec<Snapshot>> {
-            let mut stmt = conn.prepare_cached(
+        // In a write transaction, as `head` and `by_tag`: blob files are removed by another
+        // process's write transaction, which a read snapshot does not hold off, so rows read
+        // without one may name a file that is gone by the time it is loaded.
+        self.immediate(|tx| {
+            let mut stmt = tx.prepare_cached(
                 "SELECT tag, text, time_ms, digest, in_blob FROM state_snapshot
                  WHERE session = ?1 AND path = ?2 ORDER BY id DESC",
             )?;
             let rows =
                 stmt.query_map(params![self.session, path], |row| self.snapshot(path, row))?;
             rows.collect()
-        };
-        run().map_err(|e| self.error(e))
+        })
     }
 
     fn tag_collides(&self, path: &str, tag: &str, text: &str) -> Result<bool, StoreError> {

@@ -214,3 +214,27 @@ fn recording_the_newest_text_again_writes_nothing() {
         .expect("paths");
     assert_eq!(paths, ["/a", "/b"]);
 }
+
+#[test]
+fn versions_wait_for_a_writer_that_is_removing_their_blob() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = SqliteStore::open(dir.path(), "s").expect("open");
+    let big = "let z = 3;\n".repeat(20_000);
+    store.record("/a", &big).expect("record");
+    assert_eq!(blob_files(dir.path()).len(), 1);
+    // Another process evicts the version and removes its blob, in its write transaction.
+    let mut other = Connection::open(dir.path().join(DB_FILE)).expect("open");
+    let tx = other
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .expect("begin");
+    tx.execute("DELETE FROM state_snapshot WHERE path = '/a'", [])
+        .expect("delete");
+    for file in blob_files(dir.path()) {
+        std::fs::remove_file(file).expect("remove blob");
+    }
+    let reader = std::thread::spawn(move || store.versions("/a").map(|v| v.len()));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    tx.commit().expect("commit");
+    // Read after that transaction: no version, not a missing file.
+    assert_eq!(reader.join().expect("reader").expect("versions"), 0);
+}
