@@ -286,4 +286,60 @@ mod tests {
         assert!(blocks.back(&spill).expect("back").is_none());
         assert!(!spill.exists());
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+        /// However the two threads share the blocks (either may start up to 20 ms after the
+        /// other), the frame decodes to the text and has the blocks lz4_flex's own encoder
+        /// makes.
+        #[test]
+        fn any_sharing_of_the_blocks_makes_the_same_frame(
+            blocks in 0usize..12,
+            extra in 0usize..BLOCK,
+            noisy in proptest::collection::vec(proptest::bool::ANY, 12),
+            delay_back in proptest::bool::ANY,
+            delay_us in 0u64..20_000,
+        ) {
+            let len = blocks * BLOCK + extra;
+            let mut x = 0x2545_F491_4F6C_DD1Du64 ^ len as u64;
+            let text: Vec<u8> = (0..len)
+                .map(|i| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    if noisy[i / BLOCK] { (x % 256) as u8 } else { b'a' + (i % 5) as u8 }
+                })
+                .collect();
+            let dir = tempfile::tempdir().expect("temp dir");
+            let (path, spill) = (dir.path().join("f"), dir.path().join("back"));
+            let shared = Blocks::of(&text);
+            let mut out = File::create(&path).expect("create");
+            let pause = std::time::Duration::from_micros(delay_us);
+            let (front, back) = std::thread::scope(|scope| {
+                let back = scope.spawn(|| {
+                    if delay_back {
+                        std::thread::sleep(pause);
+                    }
+                    shared.back(&spill)
+                });
+                if !delay_back {
+                    std::thread::sleep(pause);
+                }
+                (shared.front(&mut out), back.join().expect("back thread"))
+            });
+            front.expect("front");
+            finish(&mut out, back.expect("back")).expect("finish");
+            let frame = std::fs::read(&path).expect("read");
+            let mut decoded = Vec::new();
+            lz4_flex::frame::FrameDecoder::new(&frame[..])
+                .read_to_end(&mut decoded)
+                .expect("decodes");
+            proptest::prop_assert_eq!(&decoded, &text);
+            let info = FrameInfo::new().block_size(BlockSize::Max256KB);
+            let mut encoder = lz4_flex::frame::FrameEncoder::with_frame_info(info, Vec::new());
+            encoder.write_all(&text).expect("encode");
+            proptest::prop_assert_eq!(frame.len(), encoder.finish().expect("finish").len());
+        }
+    }
 }
