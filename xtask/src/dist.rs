@@ -8,6 +8,11 @@
 //! The flags go to the target crates only (`--target HOST`), never to build scripts and
 //! proc-macros, which cannot be static. Where a static build is impossible (another OS, no
 //! `libc.a`) it falls back to `cargo build --release`, and says so.
+//!
+//! A static glibc still loads its NSS modules at run time for user lookups: the one such call
+//! in the binary is `getpwuid_r`, the home-directory fallback of std (used by the `ignore`
+//! crate's global gitignore) when `$HOME` is unset. On a machine whose glibc differs from the
+//! build machine's, keep `$HOME` set or install with `cargo install`.
 
 use std::path::PathBuf;
 
