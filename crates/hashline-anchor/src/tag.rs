@@ -49,6 +49,46 @@ pub fn file_tag(text: &str) -> String {
     format!("{:04X}", hasher.digest() & 0xFFFF)
 }
 
+/// A text and its whole-file tag ([`file_tag`]), hashed once: whoever is handed one (the
+/// store recording the text, the report showing its tag) takes the tag from it instead of
+/// hashing the text again, which for a big file is a pass over all of it.
+#[derive(Debug, Clone)]
+pub struct Tagged<'t> {
+    text: &'t str,
+    tag: std::borrow::Cow<'t, str>,
+}
+
+impl<'t> Tagged<'t> {
+    /// `text`, hashed now.
+    pub fn of(text: &'t str) -> Tagged<'t> {
+        Tagged {
+            text,
+            tag: std::borrow::Cow::Owned(file_tag(text)),
+        }
+    }
+
+    /// `text` with the tag kept in `cache`, which holds this very text's tag or nothing yet:
+    /// hashed by whichever thread asks first, the others wait for that answer.
+    pub fn cached(text: &'t str, cache: &'t std::sync::OnceLock<String>) -> Tagged<'t> {
+        let tag = cache.get_or_init(|| file_tag(text));
+        debug_assert_eq!(tag, &file_tag(text), "a tag cache of another text");
+        Tagged {
+            text,
+            tag: std::borrow::Cow::Borrowed(tag),
+        }
+    }
+
+    /// The text.
+    pub fn text(&self) -> &'t str {
+        self.text
+    }
+
+    /// Its tag.
+    pub fn tag(&self) -> &str {
+        &self.tag
+    }
+}
+
 /// Why a hashline `read` range cannot be shown.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReadRangeError {
@@ -175,6 +215,24 @@ pub fn render_read_counted(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tagged_text_is_hashed_once_whoever_asks() {
+        let text = "fn a() {}  \nlet b = 1;\n";
+        assert_eq!(Tagged::of(text).tag(), file_tag(text));
+        let cache = std::sync::OnceLock::new();
+        let tags: Vec<String> = std::thread::scope(|scope| {
+            let asks: Vec<_> = (0..4)
+                .map(|_| scope.spawn(|| Tagged::cached(text, &cache).tag().to_owned()))
+                .collect();
+            asks.into_iter().map(|a| a.join().expect("ask")).collect()
+        });
+        assert!(tags.iter().all(|t| *t == file_tag(text)));
+        assert_eq!(
+            cache.get().map(String::as_str),
+            Some(file_tag(text).as_str())
+        );
+    }
     use crate::page::{MAX_BYTES, MAX_LINES};
 
     #[test]

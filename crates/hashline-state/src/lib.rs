@@ -32,7 +32,9 @@ mod sessions;
 mod sqlite;
 mod undo;
 
+#[cfg(any(feature = "sqlite", test))]
 pub(crate) use hashline_anchor::tag::file_tag;
+pub use hashline_anchor::tag::Tagged;
 pub(crate) use limits::{now_ms, Limits};
 
 pub use memory::MemoryStore;
@@ -107,6 +109,11 @@ impl StoreError {
 pub trait SnapshotStore: Send + Sync {
     /// Record `text` as the newest version of `path`; returns its tag.
     fn record(&self, path: &str, text: &str) -> Result<String, StoreError>;
+    /// [`SnapshotStore::record`] of a text whose tag is known already: the store takes the
+    /// tag from `tagged` instead of hashing the text again. The default records its text.
+    fn record_tagged(&self, path: &str, tagged: &Tagged<'_>) -> Result<String, StoreError> {
+        self.record(path, tagged.text())
+    }
     /// `text` is about to be [recorded](SnapshotStore::record): a store may do the costly,
     /// invisible part of that now (on another thread, while the file is being written), such
     /// as compressing it into its blob. Nothing is recorded, and what was prepared but never

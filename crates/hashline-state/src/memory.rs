@@ -118,7 +118,11 @@ impl SnapshotStore for MemoryStore {
     }
 
     fn record(&self, path: &str, text: &str) -> Result<String, StoreError> {
-        let tag = crate::file_tag(text);
+        self.record_tagged(path, &crate::Tagged::of(text))
+    }
+
+    fn record_tagged(&self, path: &str, tagged: &crate::Tagged<'_>) -> Result<String, StoreError> {
+        let (text, tag) = (tagged.text(), tagged.tag().to_owned());
         let snapshot = Snapshot {
             path: path.to_owned(),
             text: text.to_owned(),

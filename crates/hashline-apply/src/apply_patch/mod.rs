@@ -115,11 +115,8 @@ fn report(d: &Done, written: bool, anchors: bool) -> FileReport {
         Land::Update => (FileOp::Update, None),
         Land::Move { .. } => (FileOp::Rename, d.dest.as_ref().map(|t| t.display.clone())),
     };
-    let change = (
-        d.old_text.as_str(),
-        d.new_text.as_str(),
-        d.changes.as_deref(),
-    );
+    let new = d.new_tagged();
+    let change = (d.old_text.as_str(), &new, d.changes.as_deref());
     FileReport {
         new_path,
         ..change_report(

@@ -112,7 +112,7 @@ fn run(
     let report = change_report(
         path,
         FileOp::Update,
-        (old, new, done.changes.as_deref()),
+        (old, &done.new_tagged(), done.changes.as_deref()),
         (FirstLine::Given(first), form),
         !opts.dry_run,
     );

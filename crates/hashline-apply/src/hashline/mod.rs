@@ -158,7 +158,7 @@ fn report(d: &Done, shown: Shown, op: FileOp, written: bool, anchors: bool) -> F
 /// Section `d`'s numbered diff (its preview) and what its report shows, from one diff.
 fn shown(d: &Done) -> (String, Shown) {
     let diff = LineDiff::of_changed(&d.old_text, &d.new_text, d.changes.as_deref());
-    let shown = Shown::of(&diff, &d.target.display, &d.new_text);
+    let shown = Shown::of(&diff, &d.target.display, &d.new_tagged());
     (diff.numbered(), shown)
 }
 

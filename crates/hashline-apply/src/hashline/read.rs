@@ -1,12 +1,12 @@
 //! `read --anchors tag` (seed `000` §g): `¶<path>#<TAG>` and `N:TEXT` rows; the whole LF text is
 //! recorded in the session store so a later edit's tag is recognized.
 
-use hashline_anchor::tag::{file_tag, line_count, render_read_counted, ReadRangeError};
+use hashline_anchor::tag::{line_count, render_read_counted, ReadRangeError};
 use hashline_core::ErrorCode;
 use hashline_state::SnapshotStore;
 
 use crate::pipeline::files::{open_for_read, read_text, Decoding};
-use crate::pipeline::report::read_report;
+use crate::pipeline::report::{read_report, record_read};
 use crate::Disk;
 use crate::Outcome;
 
@@ -53,17 +53,10 @@ pub fn read(
     }
     // A store failure does not hide the file: the read warns, as an edit does. The store
     // returns the tag it computed, so a large file is hashed once.
-    let (tag, warnings) = match store.record(&target.key, text) {
-        Ok(tag) => (tag, Vec::new()),
-        Err(e) => (
-            file_tag(text),
-            vec![crate::not_recorded("The file was read", &e)],
-        ),
-    };
+    let (tag, warnings) = record_read(store, &target.key, text);
     let shown = render_read_counted(path, text, &tag, total, offset, limit)
         + &crate::warnings_block(&warnings);
-    let mut report = read_report(path, "");
-    report.tag = Some(tag);
+    let report = read_report(path, tag);
     Outcome {
         ok: true,
         code: None,

@@ -17,10 +17,11 @@ use crate::fs::FsError;
 use crate::pipeline::commit::CommitError;
 use crate::pipeline::execute::{execute, EditPlan, FrontEnd, Intent, Land, Opened, Plan, Run};
 use crate::pipeline::files::{open_for_read, read_text, text_only, Decoding, FileRefusal};
-use crate::pipeline::report::{change_report, read_report, FirstLine};
+use crate::pipeline::report::{change_report, read_report, record_read, FirstLine};
 use crate::pipeline::stage::Spliced;
 use crate::Disk;
 use crate::{FileOp, FileReport, Outcome};
+use hashline_anchor::tag::Tagged;
 
 /// A failed commit: nothing was written.
 fn commit_error(e: CommitError) -> EngineError {
@@ -58,11 +59,8 @@ pub fn read(
         let text = read_text(ws, &opened, Nul::TextIfUtf8, Decoding::Utf8)
             .map_err(refusal)?
             .ok_or_else(|| EngineError::NotFound { path: path.into() })?;
-        let mut warnings = Vec::new();
-        if let Err(e) = store.record(&opened.target.key, &text) {
-            warnings.push(crate::not_recorded("The file was read", &e));
-        }
-        let report = read_report(path, &text);
+        let (tag, warnings) = record_read(store, &opened.target.key, &text);
+        let report = read_report(path, tag);
         Ok(Outcome {
             ok: true,
             code: None,
@@ -106,7 +104,7 @@ pub fn edit(
 fn report(
     req: &Request,
     op: FileOp,
-    change: Option<(&str, &str, Option<&[LineChange]>)>,
+    change: Option<(&str, &Tagged<'_>, Option<&[LineChange]>)>,
     written: bool,
     form: Option<AnchorForm>,
 ) -> FileReport {
@@ -166,11 +164,8 @@ fn run(
     let req = &front.req;
     let written = !opts.dry_run;
     let form = opts.fresh_anchors.then_some(AnchorForm::Lineid);
-    let change = Some((
-        done.old_text.as_str(),
-        done.new_text.as_str(),
-        done.changes.as_deref(),
-    ));
+    let new = done.new_tagged();
+    let change = Some((done.old_text.as_str(), &new, done.changes.as_deref()));
     let (text, file) = match done.land {
         Land::Delete => (
             format!("Successfully deleted {}", req.file_path),

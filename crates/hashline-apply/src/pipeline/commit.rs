@@ -47,6 +47,9 @@ pub(crate) struct Staged<'a> {
     pub bytes: &'a [u8],
     /// The new LF text as the next read shows it: what the store records (unused by a delete).
     pub text: &'a str,
+    /// Where `text`'s tag is kept once known (`Done::new_tag`): the record takes it from there,
+    /// or fills it.
+    pub tag: Option<&'a std::sync::OnceLock<String>>,
 }
 
 /// The session store a commit records in, and how the dialect words a store failure (the
@@ -62,9 +65,21 @@ pub(crate) struct Recorder<'a> {
 }
 
 impl Recorder<'_> {
-    /// Record `text` as what the session last saw at `key`; the worded failure, if any.
-    pub fn record(&self, key: &str, text: &str) -> Option<String> {
-        self.store.record(key, text).err().map(|e| (self.word)(&e))
+    /// Record `staged`'s text at `key` (the worded failure, if any), with its tag when already known (the reply's diffs
+    /// hashed it beside the write) and keeping the tag it gets for the reply otherwise.
+    fn record_staged(&self, key: &str, staged: &Staged<'_>) -> Option<String> {
+        let recorded = match staged.tag {
+            Some(cache) if cache.get().is_some() => self.store.record_tagged(
+                key,
+                &hashline_anchor::tag::Tagged::cached(staged.text, cache),
+            ),
+            Some(cache) => self.store.record(key, staged.text).inspect(|tag| {
+                // The store's tag of this very text (hashed beside its digest).
+                let _ = cache.set(tag.clone());
+            }),
+            None => self.store.record(key, staged.text),
+        };
+        recorded.err().map(|e| (self.word)(&e))
     }
 
     /// Forget `key` (the file was deleted or moved away); the worded failure, if any.
@@ -77,7 +92,7 @@ impl Recorder<'_> {
     pub(crate) fn landed(&self, staged: &Staged<'_>) -> Vec<String> {
         let mut warnings: Vec<String> = Vec::new();
         if let Some(written) = staged.written().filter(|_| self.results) {
-            warnings.extend(self.record(&written.key, staged.text));
+            warnings.extend(self.record_staged(&written.key, staged));
         }
         if matches!(
             staged.landing,
@@ -213,6 +228,7 @@ mod tests {
             },
             bytes: new.as_bytes(),
             text: new,
+            tag: None,
         }
     }
 
@@ -299,6 +315,7 @@ mod tests {
                 landing: Landing::Create,
                 bytes: b"c\n",
                 text: "c\n",
+                tag: None,
             },
             update(&b, "b\n", "B\n"),
         ];
@@ -327,6 +344,7 @@ mod tests {
             },
             bytes: b"b\n",
             text: "b\n",
+            tag: None,
         }];
         lock_and_commit(&ws, staged, &recorder).expect("commit");
         assert!(!dir.path().join("a.txt").exists());
@@ -339,6 +357,40 @@ mod tests {
         assert_eq!(head.text, "b\n");
     }
 
+    #[test]
+    fn a_known_tag_is_recorded_as_known_and_a_new_one_is_kept_for_the_reply() {
+        let (_dir, ws) = setup(&[("b.txt", "b\n"), ("c.txt", "c\n")]);
+        let store = Preparing::default();
+        let (b, c) = (
+            ws.resolve("b.txt").expect("b"),
+            ws.resolve("c.txt").expect("c"),
+        );
+        let recorder = Recorder {
+            store: &store,
+            word: &word,
+            results: true,
+        };
+        // b's tag was hashed already (by the reply, beside the write); c's was not.
+        let (known, unknown) = (std::sync::OnceLock::new(), std::sync::OnceLock::new());
+        known
+            .set(hashline_anchor::tag::file_tag("Bb\n"))
+            .expect("set");
+        let mut staged = vec![update(&b, "b\n", "Bb\n"), update(&c, "c\n", "C\n")];
+        staged[0].tag = Some(&known);
+        staged[1].tag = Some(&unknown);
+        lock_and_commit(&ws, staged, &recorder).expect("commit");
+        let log = store.log.lock().expect("log").clone();
+        assert!(log.contains(&("record_tagged", 3)), "{log:?}");
+        assert!(log.contains(&("record", 2)), "{log:?}");
+        // The store's tag of c is kept for the reply; both are the texts' tags.
+        assert_eq!(unknown.get(), Some(&hashline_anchor::tag::file_tag("C\n")));
+        let head = store.head(&b.key).expect("store").expect("recorded");
+        assert_eq!(
+            (head.text.as_str(), head.tag),
+            ("Bb\n", hashline_anchor::tag::file_tag("Bb\n"))
+        );
+    }
+
     /// A [`MemoryStore`] that logs what it is asked to prepare and discard.
     #[derive(Default)]
     struct Preparing {
@@ -348,7 +400,17 @@ mod tests {
 
     impl SnapshotStore for Preparing {
         fn record(&self, path: &str, text: &str) -> Result<String, StoreError> {
+            self.log.lock().expect("log").push(("record", text.len()));
             self.inner.record(path, text)
+        }
+        fn record_tagged(
+            &self,
+            path: &str,
+            tagged: &hashline_anchor::tag::Tagged<'_>,
+        ) -> Result<String, StoreError> {
+            let len = tagged.text().len();
+            self.log.lock().expect("log").push(("record_tagged", len));
+            self.inner.record_tagged(path, tagged)
         }
         fn prepare(&self, text: &str) {
             self.log.lock().expect("log").push(("prepare", text.len()));
@@ -413,7 +475,7 @@ mod tests {
         assert!(lock_and_commit(&ws, staged, &recorder).is_ok());
         assert_eq!(
             *store.log.lock().expect("log"),
-            vec![("prepare", bigger.len())]
+            vec![("prepare", bigger.len()), ("record", bigger.len())]
         );
         assert_eq!(
             store.head(&a.key).expect("head").map(|s| s.text),

@@ -90,6 +90,7 @@ pub(crate) fn execute_beside<F: FrontEnd, R: Send>(
             noop: checked.noop,
             changes: checked.changes,
             new_text: checked.new_text,
+            new_tag: std::sync::OnceLock::new(),
             warnings: checked.warnings,
             old_bytes: checked.old_bytes,
             new_bytes: checked.new_bytes,
@@ -275,6 +276,7 @@ fn commit<F: FrontEnd>(
                 landing,
                 bytes,
                 text: &d.new_text,
+                tag: Some(&d.new_tag),
             }
         })
         .collect();

@@ -109,6 +109,9 @@ pub(crate) struct Done {
     pub old_text: String,
     /// The new LF text as the next read shows it (empty after a delete).
     pub new_text: String,
+    /// `new_text`'s tag once someone needed it (the reply's diffs beside the commit, or the
+    /// record after it): hashed once for both ([`Done::new_tagged`]).
+    pub new_tag: std::sync::OnceLock<String>,
     /// The front end's, the guard's, the encoder's and the store's warnings, in that order.
     pub warnings: Vec<String>,
     /// The call leaves the file as it was.
@@ -123,6 +126,11 @@ pub(crate) struct Done {
 }
 
 impl Done {
+    /// The new text with its tag, hashed now unless it was before.
+    pub(crate) fn new_tagged(&self) -> hashline_anchor::tag::Tagged<'_> {
+        hashline_anchor::tag::Tagged::cached(&self.new_text, &self.new_tag)
+    }
+
     /// The bytes read.
     pub(super) fn old_bytes(&self) -> &[u8] {
         self.old_bytes

@@ -1,20 +1,20 @@
 //! The per-file facts every command reports ([`FileReport`]), built the same way for every
 //! dialect.
 
-use hashline_anchor::tag::file_tag;
+use hashline_anchor::tag::{file_tag, Tagged};
 use hashline_core::LineChange;
 
 use crate::anchors::{regions, AnchorForm};
 use crate::diff::LineDiff;
 use crate::{FileOp, FileReport};
 
-/// The report of a read of `path` (as the request named it) whose LF text is `text`.
-pub(crate) fn read_report(path: &str, text: &str) -> FileReport {
+/// The report of a read of `path` (as the request named it) whose LF text's tag is `tag`.
+pub(crate) fn read_report(path: &str, tag: String) -> FileReport {
     FileReport {
         path: path.to_owned(),
         new_path: None,
         op: FileOp::Read,
-        tag: Some(file_tag(text)),
+        tag: Some(tag),
         diff: String::new(),
         first_changed_line: None,
         written: false,
@@ -39,11 +39,13 @@ pub(crate) enum FirstLine {
 pub(crate) fn change_report(
     path: &str,
     op: FileOp,
-    (old, new, changes): (&str, &str, Option<&[LineChange]>),
+    (old, new, changes): (&str, &Tagged<'_>, Option<&[LineChange]>),
     (first, form): (FirstLine, Option<AnchorForm>),
     written: bool,
 ) -> FileReport {
-    let mut shown = Shown::of(&LineDiff::of_changed(old, new, changes), path, new);
+    let diff = LineDiff::of_changed(old, new.text(), changes);
+    let mut shown = Shown::of(&diff, path, new);
+    let new = new.text();
     if let FirstLine::Given(line) = first {
         shown.first = line;
     }
@@ -64,11 +66,11 @@ pub(crate) struct Shown {
 
 impl Shown {
     /// What `diff` (of `path`, whose new text is `new`) shows.
-    pub fn of(diff: &LineDiff<'_>, path: &str, new: &str) -> Shown {
+    pub fn of(diff: &LineDiff<'_>, path: &str, new: &Tagged<'_>) -> Shown {
         Shown {
             unified: diff.unified(path),
             first: diff.first_changed_line(),
-            tag: file_tag(new),
+            tag: new.tag().to_owned(),
         }
     }
 }
@@ -102,6 +104,22 @@ pub(crate) fn change_report_shown(
 pub(crate) fn noop_report(path: &str, text: &str) -> FileReport {
     FileReport {
         op: FileOp::Noop,
-        ..read_report(path, text)
+        ..read_report(path, file_tag(text))
+    }
+}
+
+/// Record the LF `text` read at `key` in `store`: its tag (the store's, hashed once), and the
+/// warning of a store failure, which does not hide the file (the tag is then hashed here).
+pub(crate) fn record_read(
+    store: &dyn hashline_state::SnapshotStore,
+    key: &str,
+    text: &str,
+) -> (String, Vec<String>) {
+    match store.record(key, text) {
+        Ok(tag) => (tag, Vec::new()),
+        Err(e) => (
+            file_tag(text),
+            vec![crate::not_recorded("The file was read", &e)],
+        ),
     }
 }

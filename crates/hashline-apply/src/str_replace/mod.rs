@@ -28,7 +28,7 @@ use crate::fs::FsError;
 use crate::guard::GuardRefusal;
 use crate::pipeline::execute::{execute, Land, Run};
 use crate::pipeline::files::open_resolved;
-use crate::pipeline::report::{change_report, read_report, FirstLine};
+use crate::pipeline::report::{change_report, read_report, record_read, FirstLine};
 use crate::{Disk, Entry};
 use crate::{FileOp, FileReport, Outcome};
 
@@ -255,7 +255,7 @@ fn run(
         _ => (FileOp::Update, FirstLine::Diff),
     };
     let form = (!opts.skip_anchors).then_some(AnchorForm::View);
-    let texts = (old, new, done.changes.as_deref());
+    let texts = (old, &done.new_tagged(), done.changes.as_deref());
     let file = change_report(&shown, op, texts, (first, form), !opts.dry_run);
     Ok(ok(text, file))
 }
@@ -280,24 +280,24 @@ fn view(
             ));
         }
         let text = listing::list(ws, &opened.target.real, shown);
-        return Ok(ok(text, read_report(shown, "")));
+        return Ok(ok(
+            text,
+            read_report(shown, hashline_anchor::tag::file_tag("")),
+        ));
     }
     let bytes = ws
         .read(&opened.target)
         .map_err(|e| fs_refusal(&e, shown))?
         .ok_or_else(|| missing(shown))?;
     let text = validate(bytes, shown, max_bytes)?.into_text();
-    let mut warnings = Vec::new();
-    if let Err(e) = store.record(&opened.target.key, &text) {
-        warnings.push(crate::not_recorded("The file was read", &e));
-    }
+    let (tag, warnings) = record_read(store, &opened.target.key, &text);
     let out = match range {
         None => numbered(&text, shown, 1),
         Some((start, end)) => {
             view_range(&text, shown, start, end, &range_sent.unwrap_or_default())?
         }
     };
-    let mut outcome = ok(out, read_report(shown, &text));
+    let mut outcome = ok(out, read_report(shown, tag));
     outcome.warnings = warnings;
     Ok(outcome)
 }

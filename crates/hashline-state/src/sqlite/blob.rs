@@ -93,22 +93,30 @@ pub(crate) struct Hashed {
     pub(crate) staged: Option<Staged>,
 }
 
-/// The tag and the digest of a large `text`, and its blob, compressed at the same time on two
-/// cores unless `dir` holds it already: another thread hashes the tag and then joins the
-/// compression from the back, while this one takes the digest, looks for the blob and
+/// The tag (unless `tag` gives it) and the digest of a large `text`, and its blob, compressed
+/// at the same time on two cores unless `dir` holds it already: another thread hashes the tag
+/// (or has it) and then joins the compression from the back, while this one takes the digest, looks for the blob and
 /// compresses from the front ([`super::frame::Blocks`]). A read of a file recorded before
 /// compresses nothing (its blob exists); the blob is ready before the record's write
 /// transaction, which then only renames it.
-pub(crate) fn hash_and_stage(dir: &Path, text: &str) -> Hashed {
+pub(crate) fn hash_and_stage(dir: &Path, text: &str, tag: Option<&str>) -> Hashed {
     static SPILLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = SPILLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let spill = dir.join(format!("back.{}.{n}.tmp", std::process::id()));
     let blocks = super::frame::Blocks::of(text.as_bytes());
+    // Before the helper may spill a block into it (a fresh state directory has none yet).
+    let ready = std::fs::create_dir_all(dir).is_ok();
+    if !ready {
+        blocks.close();
+    }
     std::thread::scope(|scope| {
-        let helper = scope.spawn(|| (crate::file_tag(text), blocks.back(&spill)));
+        let helper = scope.spawn(|| {
+            let tag = tag.map_or_else(|| crate::file_tag(text), str::to_owned);
+            (tag, blocks.back(&spill))
+        });
         let digest = digest(text);
         let target = file(dir, &digest);
-        let front = if target.is_file() || std::fs::create_dir_all(dir).is_err() {
+        let front = if !ready || target.is_file() {
             blocks.close();
             None
         } else {
@@ -219,7 +227,7 @@ mod tests {
             "let x = 1;\n".repeat(600_000),
         ] {
             let d = digest(&text);
-            let hashed = hash_and_stage(&blobs, &text);
+            let hashed = hash_and_stage(&blobs, &text, None);
             assert_eq!(
                 (hashed.tag.as_str(), hashed.digest.as_str()),
                 (crate::file_tag(&text).as_str(), d.as_str())
@@ -235,7 +243,7 @@ mod tests {
             assert_eq!(names(&blobs), vec![format!("{d}.lz4")]);
             assert_eq!(load(&blobs, &d).expect("load"), text);
             // Hashed again: the blob exists, nothing is compressed or left behind.
-            let again = hash_and_stage(&blobs, &text);
+            let again = hash_and_stage(&blobs, &text, None);
             assert!(again.staged.is_none());
             assert_eq!(again.digest, d);
             assert_eq!(names(&blobs), vec![format!("{d}.lz4")]);
@@ -243,7 +251,7 @@ mod tests {
         }
         // A staged blob that is not placed leaves nothing.
         let text = "abc\n".repeat(50_000);
-        drop(hash_and_stage(&blobs, &text).staged.expect("staged"));
+        drop(hash_and_stage(&blobs, &text, None).staged.expect("staged"));
         assert!(names(&blobs).is_empty());
     }
 
