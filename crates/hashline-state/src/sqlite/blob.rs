@@ -105,7 +105,10 @@ pub(crate) fn hash_and_stage(dir: &Path, text: &str) -> Hashed {
     let spill = dir.join(format!("back.{}.{n}.tmp", std::process::id()));
     let blocks = super::frame::Blocks::of(text.as_bytes());
     std::thread::scope(|scope| {
-        let helper = scope.spawn(|| (crate::file_tag(text), blocks.back(&spill)));
+        // No thread to be had (a process or memory limit): this one does it all.
+        let helper = std::thread::Builder::new()
+            .spawn_scoped(scope, || (crate::file_tag(text), blocks.back(&spill)))
+            .ok();
         let digest = digest(text);
         let target = file(dir, &digest);
         let front = if target.is_file() || std::fs::create_dir_all(dir).is_err() {
@@ -124,12 +127,14 @@ pub(crate) fn hash_and_stage(dir: &Path, text: &str) -> Hashed {
             }
             Some((out, staged))
         };
-        let (tag, back) = match helper.join() {
-            Ok(done) => done,
-            Err(_) => (
+        let (tag, back) = match helper.map(|helper| helper.join()) {
+            Some(Ok(done)) => done,
+            Some(Err(_)) => (
                 crate::file_tag(text),
                 Err(std::io::Error::other("panicked")),
             ),
+            // The front claimed every block.
+            None => (crate::file_tag(text), Ok(None)),
         };
         let staged = front.and_then(|(out, staged)| {
             let mut out = out.ok()?;
