@@ -104,6 +104,12 @@ pub(crate) fn hash_and_stage(dir: &Path, text: &str) -> Hashed {
     let n = SPILLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let spill = dir.join(format!("back.{}.{n}.tmp", std::process::id()));
     let blocks = super::frame::Blocks::of(text.as_bytes());
+    // The directory first: the helper may open its spill file in it before this thread has
+    // taken the digest (staging then failed, and the record compressed the text again).
+    let writable = std::fs::create_dir_all(dir).is_ok();
+    if !writable {
+        blocks.close();
+    }
     std::thread::scope(|scope| {
         // No thread to be had (a process or memory limit): this one does it all.
         let helper = std::thread::Builder::new()
@@ -111,7 +117,7 @@ pub(crate) fn hash_and_stage(dir: &Path, text: &str) -> Hashed {
             .ok();
         let digest = digest(text);
         let target = file(dir, &digest);
-        let front = if target.is_file() || std::fs::create_dir_all(dir).is_err() {
+        let front = if !writable || target.is_file() {
             blocks.close();
             None
         } else {
@@ -250,6 +256,21 @@ mod tests {
         let text = "abc\n".repeat(50_000);
         drop(hash_and_stage(&blobs, &text).staged.expect("staged"));
         assert!(names(&blobs).is_empty());
+    }
+
+    #[test]
+    fn a_first_text_in_a_fresh_directory_is_always_staged() {
+        // The helper thread hashes a small text quickly and may reach its spill file before
+        // this thread has made the directory.
+        let text = "x = 1\n".repeat(12_000);
+        for _ in 0..40 {
+            let dir = tempfile::tempdir().expect("temp dir");
+            let blobs = dir.path().join("a").join("blobs");
+            let staged = hash_and_stage(&blobs, &text).staged;
+            assert!(staged.is_some(), "a new text's blob is staged");
+            drop(staged);
+            assert!(names(&blobs).is_empty());
+        }
     }
 
     #[test]
