@@ -263,17 +263,25 @@ fn read_whole(file: &mut File, len: u64, cap: u64) -> std::io::Result<Vec<u8>> {
     }
     // Zeroed pages are mapped lazily: the reads fault them in, on two cores.
     let mut bytes = vec![0u8; size];
-    let (head, tail) = bytes.split_at_mut(size / 2);
+    let half = size / 2;
     let shared: &File = file;
     let halves = std::thread::scope(|scope| {
-        let later = scope.spawn(|| shared.read_exact_at(tail, (size / 2) as u64));
+        let (head, tail) = bytes.split_at_mut(half);
+        // No thread to be had (a process or memory limit): the caller reads on alone.
+        let later = std::thread::Builder::new()
+            .spawn_scoped(scope, move || shared.read_exact_at(tail, half as u64))
+            .ok();
         let here = shared.read_exact_at(head, 0);
-        (here, later.join())
+        (here, later.map(|later| later.join()))
     });
     match halves {
-        (Ok(()), Ok(Ok(()))) => sequential(file, bytes),
+        (Ok(()), Some(Ok(Ok(())))) => sequential(file, bytes),
+        (Ok(()), None) => {
+            bytes.truncate(half);
+            sequential(file, bytes)
+        }
         // Shorter than its `fstat` said (truncated meanwhile), or a half failed: again, plainly.
-        (Err(e), _) | (_, Ok(Err(e))) if e.kind() != ErrorKind::UnexpectedEof => Err(e),
+        (Err(e), _) | (_, Some(Ok(Err(e)))) if e.kind() != ErrorKind::UnexpectedEof => Err(e),
         _ => sequential(file, Vec::with_capacity(size)),
     }
 }

@@ -104,19 +104,23 @@ pub(crate) fn hash_and_stage(dir: &Path, text: &str, tag: Option<&str>) -> Hashe
     let n = SPILLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let spill = dir.join(format!("back.{}.{n}.tmp", std::process::id()));
     let blocks = super::frame::Blocks::of(text.as_bytes());
-    // Before the helper may spill a block into it (a fresh state directory has none yet).
-    let ready = std::fs::create_dir_all(dir).is_ok();
-    if !ready {
+    // The directory first: the helper may open its spill file in it before this thread has
+    // taken the digest (staging then failed, and the record compressed the text again).
+    let writable = std::fs::create_dir_all(dir).is_ok();
+    if !writable {
         blocks.close();
     }
     std::thread::scope(|scope| {
-        let helper = scope.spawn(|| {
-            let tag = tag.map_or_else(|| crate::file_tag(text), str::to_owned);
-            (tag, blocks.back(&spill))
-        });
+        // No thread to be had (a process or memory limit): this one does it all.
+        let helper = std::thread::Builder::new()
+            .spawn_scoped(scope, || {
+                let tag = tag.map_or_else(|| crate::file_tag(text), str::to_owned);
+                (tag, blocks.back(&spill))
+            })
+            .ok();
         let digest = digest(text);
         let target = file(dir, &digest);
-        let front = if !ready || target.is_file() {
+        let front = if !writable || target.is_file() {
             blocks.close();
             None
         } else {
@@ -132,11 +136,16 @@ pub(crate) fn hash_and_stage(dir: &Path, text: &str, tag: Option<&str>) -> Hashe
             }
             Some((out, staged))
         };
-        let (tag, back) = match helper.join() {
-            Ok(done) => done,
-            Err(_) => (
-                crate::file_tag(text),
+        let (tag, back) = match helper.map(|helper| helper.join()) {
+            Some(Ok(done)) => done,
+            Some(Err(_)) => (
+                tag.map_or_else(|| crate::file_tag(text), str::to_owned),
                 Err(std::io::Error::other("panicked")),
+            ),
+            // The front claimed every block.
+            None => (
+                tag.map_or_else(|| crate::file_tag(text), str::to_owned),
+                Ok(None),
             ),
         };
         let staged = front.and_then(|(out, staged)| {
@@ -253,6 +262,21 @@ mod tests {
         let text = "abc\n".repeat(50_000);
         drop(hash_and_stage(&blobs, &text, None).staged.expect("staged"));
         assert!(names(&blobs).is_empty());
+    }
+
+    #[test]
+    fn a_first_text_in_a_fresh_directory_is_always_staged() {
+        // The helper thread hashes a small text quickly and may reach its spill file before
+        // this thread has made the directory.
+        let text = "x = 1\n".repeat(12_000);
+        for _ in 0..40 {
+            let dir = tempfile::tempdir().expect("temp dir");
+            let blobs = dir.path().join("a").join("blobs");
+            let staged = hash_and_stage(&blobs, &text, None).staged;
+            assert!(staged.is_some(), "a new text's blob is staged");
+            drop(staged);
+            assert!(names(&blobs).is_empty());
+        }
     }
 
     #[test]

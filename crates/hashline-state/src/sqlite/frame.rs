@@ -157,12 +157,18 @@ pub(crate) fn write(out: &mut File, bytes: &[u8], spill: &Path) -> std::io::Resu
         return finish(out, None);
     }
     let (front, back) = std::thread::scope(|scope| {
-        let back = scope.spawn(|| blocks.back(spill));
+        // No thread to be had (a process or memory limit): the front claims every block.
+        let back = std::thread::Builder::new()
+            .spawn_scoped(scope, || blocks.back(spill))
+            .ok();
         let front = blocks.front(out);
         // The back thread stops once the front has claimed the rest.
-        let back = back
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let back = match back {
+            Some(back) => back
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            None => Ok(None),
+        };
         (front, back)
     });
     let done = front.and_then(|()| finish(out, back?));

@@ -1,0 +1,65 @@
+//! A process that cannot start a thread (a process limit, a memory limit) still reads big
+//! files and records them: the read in two halves and the blob compressed from both ends fall
+//! back to the calling thread, with the same output and the same blob bytes.
+
+use std::path::Path;
+use std::process::Command;
+
+/// A thread stack larger than any address space: every `std::thread` spawn of the child fails.
+const NO_THREADS: &str = "1125899906842624";
+
+/// `hashline read NAME` in `root` with `state`; its exit code, stdout and stderr.
+fn read(root: &Path, state: &Path, name: &str, no_threads: bool) -> (Option<i32>, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hashline"));
+    cmd.arg("--root").arg(root).arg("--state").arg(state);
+    cmd.args(["read", name]).env_remove("RUST_MIN_STACK");
+    if no_threads {
+        cmd.env("RUST_MIN_STACK", NO_THREADS);
+    }
+    let out = cmd.output().expect("run hashline");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The files of `state`'s blob directory: name and bytes.
+fn blobs(state: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(state.join("blobs"))
+        .expect("blob directory")
+        .map(|e| {
+            let e = e.expect("entry");
+            let bytes = std::fs::read(e.path()).expect("blob");
+            (e.file_name().to_string_lossy().into_owned(), bytes)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn big_reads_without_a_spare_thread_match_the_threaded_ones() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("root");
+    std::fs::create_dir(&root).expect("root");
+    // 9 MiB (read in two halves) and 300 KiB (a blob, hashed and compressed on two threads).
+    let big: String = (0..300_000)
+        .map(|i| format!("row {i:>7}: let value_{} = {};\r\n", i % 89, i * 31))
+        .collect();
+    assert!(big.len() > 9 << 20);
+    std::fs::write(root.join("big.txt"), &big).expect("write");
+    std::fs::write(root.join("mid.txt"), &big[..300_000]).expect("write");
+    let (threaded, alone) = (dir.path().join("threaded"), dir.path().join("alone"));
+    for name in ["big.txt", "mid.txt"] {
+        let expected = read(&root, &threaded, name, false);
+        let got = read(&root, &alone, name, true);
+        assert_eq!(got.0, Some(0), "{name}: {}", got.2);
+        assert!(!got.1.contains("W_STATE_NOT_RECORDED"), "{name}: {}", got.1);
+        assert_eq!((got.0, &got.1), (expected.0, &expected.1), "{name}");
+    }
+    let (theirs, mine) = (blobs(&threaded), blobs(&alone));
+    assert_eq!(mine.len(), 2, "one blob per text, nothing else");
+    assert!(mine.iter().all(|(name, _)| name.ends_with(".lz4")));
+    assert!(mine == theirs, "the same blobs, byte for byte");
+}
