@@ -41,6 +41,7 @@ pub mod excerpt;
 pub mod js;
 pub mod kind;
 pub mod name;
+pub mod par;
 pub mod syntax;
 pub mod text;
 

@@ -63,3 +63,76 @@ fn big_reads_without_a_spare_thread_match_the_threaded_ones() {
     assert!(mine.iter().all(|(name, _)| name.ends_with(".lz4")));
     assert!(mine == theirs, "the same blobs, byte for byte");
 }
+
+/// `hashline … ARGS` in `root` with `state`, threads or none; exit code, stdout, stderr.
+fn run(
+    root: &Path,
+    state: &Path,
+    args: &[&str],
+    no_threads: bool,
+) -> (Option<i32>, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hashline"));
+    cmd.arg("--root").arg(root).arg("--state").arg(state);
+    cmd.args(args).env_remove("RUST_MIN_STACK");
+    if no_threads {
+        cmd.env("RUST_MIN_STACK", NO_THREADS);
+    }
+    let out = cmd.output().expect("run hashline");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_big_edit_of_two_files_without_a_spare_thread_lands_as_the_threaded_one() {
+    // A 400 KiB Rust file (its guard parses beside the per-edit checks, in windows scanned
+    // on two threads; its blob is prepared beside the write) and a small one (two files: the
+    // commit's fsyncs on several threads), edited by one patch of many hunks.
+    let big: String = (0..12_000)
+        .map(|i| format!("fn f{i}(x: u32) -> u32 {{\n    x + {i}\n}}\n"))
+        .collect();
+    assert!(big.len() > 300 << 10);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut results = Vec::new();
+    for no_threads in [false, true] {
+        let root = dir.path().join(format!("root-{no_threads}"));
+        let state = dir.path().join(format!("state-{no_threads}"));
+        std::fs::create_dir(&root).expect("root");
+        std::fs::write(root.join("big.rs"), &big).expect("write");
+        std::fs::write(root.join("small.rs"), "fn main() {}\n").expect("write");
+        let tag = |name: &str| {
+            let (code, out, err) = run(&root, &state, &["read", name, "--limit", "1"], no_threads);
+            assert_eq!(code, Some(0), "{err}");
+            out.lines()
+                .next()
+                .and_then(|l| l.rsplit_once('#'))
+                .map(|(_, t)| t.to_owned())
+        };
+        let (big_tag, small_tag) = (tag("big.rs").expect("tag"), tag("small.rs").expect("tag"));
+        let mut patch = format!("¶big.rs#{big_tag}\n");
+        for i in (0..12_000).step_by(400) {
+            patch.push_str(&format!(
+                "replace {}..{}:\n+    x * {i}\n",
+                3 * i + 2,
+                3 * i + 2
+            ));
+        }
+        patch.push_str(&format!(
+            "¶small.rs#{small_tag}\nreplace 1..1:\n+fn main() {{ f1(1); }}\n"
+        ));
+        std::fs::write(dir.path().join("patch"), &patch).expect("patch");
+        let patch_path = dir.path().join("patch");
+        let patch_arg = patch_path.to_string_lossy().into_owned();
+        let (code, out, err) = run(&root, &state, &["edit", &patch_arg], no_threads);
+        assert_eq!(code, Some(0), "{out}{err}");
+        let files = (
+            std::fs::read_to_string(root.join("big.rs")).expect("big"),
+            std::fs::read_to_string(root.join("small.rs")).expect("small"),
+        );
+        results.push((out, files));
+    }
+    assert!(results[1].1 .0.contains("    x * 400\n"));
+    assert_eq!(results[0], results[1], "the same reply and the same files");
+}

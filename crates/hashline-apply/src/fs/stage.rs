@@ -490,19 +490,26 @@ pub(super) fn in_parallel<T: Sync>(
             .enumerate()
             .map(|(k, chunk)| {
                 let sync = &sync;
-                scope.spawn(move || {
+                let work = move || {
                     chunk
                         .iter()
                         .enumerate()
                         .try_for_each(|(i, item)| sync(item).map_err(|e| (k * per + i, e)))
-                })
+                };
+                // No thread to be had (a process or memory limit): this chunk here and now.
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, work)
+                    .map_err(|_| work())
             })
             .collect();
         let mut first = Ok(());
         for handle in handles {
-            let result = handle
-                .join()
-                .unwrap_or_else(|_| Err((0, std::io::Error::other("an fsync thread panicked"))));
+            let result = match handle {
+                Ok(handle) => handle.join().unwrap_or_else(|_| {
+                    Err((0, std::io::Error::other("an fsync thread panicked")))
+                }),
+                Err(done_here) => done_here,
+            };
             if first.is_ok() {
                 first = result;
             }

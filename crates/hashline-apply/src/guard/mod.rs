@@ -320,17 +320,16 @@ pub(crate) fn check<'a>(
     // A refusal of the per-edit checks is the answer: the parse is told to give up, and a
     // refused request does not wait for a big file's parse.
     let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let (warnings, issue) = std::thread::scope(|scope| {
-        let parsing = scope.spawn(|| parse.run_unless(&cancel));
-        let warnings = per_edit(s);
-        if warnings.is_err() {
-            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
-        }
-        let issue = parsing
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (warnings, issue)
-    });
+    let (warnings, issue) = hashline_core::par::both(
+        || {
+            let warnings = per_edit(s);
+            if warnings.is_err() {
+                cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            warnings
+        },
+        || parse.run_unless(&cancel),
+    );
     let warnings = warnings?;
     syntax::check(s, issue)?;
     Ok(warnings)

@@ -184,10 +184,10 @@ pub(crate) fn commit(
     if texts.is_empty() {
         disk.write(changes)?;
     } else {
-        let written = std::thread::scope(|scope| {
-            scope.spawn(|| texts.iter().for_each(|t| recorder.store.prepare(t)));
-            disk.write(changes)
-        });
+        let (written, ()) = hashline_core::par::both(
+            || disk.write(changes),
+            || texts.iter().for_each(|t| recorder.store.prepare(t)),
+        );
         if written.is_err() {
             // Nothing will be recorded: what was prepared goes now, not at some later sweep.
             texts.iter().for_each(|t| recorder.store.discard(t));

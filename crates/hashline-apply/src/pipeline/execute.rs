@@ -113,14 +113,8 @@ pub(crate) fn execute_beside<F: FrontEnd, R: Send>(
         let r = beside(&done);
         return Ok((done, r));
     }
-    let (committed, r) = std::thread::scope(|scope| {
-        let beside = scope.spawn(|| beside(&done));
-        let committed = commit(disk, store, front, &done);
-        let r = beside
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (committed, r)
-    });
+    let (committed, r) =
+        hashline_core::par::both(|| commit(disk, store, front, &done), || beside(&done));
     for (i, warnings) in committed? {
         done[i].warnings.extend(warnings);
     }

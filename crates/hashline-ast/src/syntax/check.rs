@@ -127,13 +127,11 @@ impl Check {
         let halt = Arc::new(AtomicBool::new(false));
         other.halt = Some(Arc::clone(&halt));
         self.halt = Some(halt);
-        let (mine, theirs) = std::thread::scope(|scope| {
-            let theirs = scope.spawn(|| (other.clean_in_here(text, second), other.work));
-            let mine = self.clean_in_here(text, first);
-            (mine, theirs.join())
-        });
+        let (mine, (theirs, work)) = hashline_core::par::both(
+            || self.clean_in_here(text, first),
+            || (other.clean_in_here(text, second), other.work),
+        );
         self.halt = None;
-        let (theirs, work) = theirs.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         self.work.extend(work);
         match (mine, theirs) {
             (Ok(false), _) | (_, Ok(false)) => Ok(false),

@@ -228,13 +228,10 @@ pub(super) fn windows(
 ) -> Option<Vec<Window>> {
     let mut lines = Lines::new(after);
     // The two scans are independent: the old text's on another thread.
-    let (new_top, old_top) = std::thread::scope(|scope| {
-        let old = scope.spawn(|| top_rows(lang, before));
-        let new = top_rows(lang, after);
-        (new, old.join())
-    });
+    let (new_top, old_top) =
+        hashline_core::par::both(|| top_rows(lang, after), || top_rows(lang, before));
     lines.top = new_top?;
-    let old_top = old_top.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+    let old_top = old_top?;
     let len = after.len();
     let mut out: Vec<Stretch> = Vec::new();
     // The window being built; its end is widened to an item start only once no later stretch
