@@ -131,25 +131,26 @@ fn plan(
 
     let done = AtomicUsize::new(0);
     let total = jobs.len();
-    let outcomes: Vec<Result<FileOutcome, AstError>> = jobs
-        .par_iter()
-        .map(|job| {
-            let rules: Vec<&CompiledRule> = compiled
-                .iter()
-                .filter(|(lang, _)| *lang == job.spec.lang)
-                .flat_map(|(_, rules)| rules.iter())
-                .collect();
-            let outcome = process(job, &rules, &patterns, read).and_then(|outcome| {
-                if req.allow_syntax_errors {
-                    Ok(outcome)
-                } else {
-                    syntax_guard(job, outcome)
-                }
-            });
-            progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-            outcome
-        })
-        .collect();
+    let one = |job: &Job| {
+        let rules: Vec<&CompiledRule> = compiled
+            .iter()
+            .filter(|(lang, _)| *lang == job.spec.lang)
+            .flat_map(|(_, rules)| rules.iter())
+            .collect();
+        let outcome = process(job, &rules, &patterns, read).and_then(|outcome| {
+            if req.allow_syntax_errors {
+                Ok(outcome)
+            } else {
+                syntax_guard(job, outcome)
+            }
+        });
+        progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+        outcome
+    };
+    let outcomes: Vec<Result<FileOutcome, AstError>> = match pool() {
+        Some(pool) => pool.install(|| jobs.par_iter().map(one).collect()),
+        None => jobs.iter().map(one).collect(),
+    };
 
     let mut preview = Preview::default();
     let mut gap_notes = Vec::new();
@@ -438,4 +439,13 @@ impl Issues {
             });
         }
     }
+}
+
+/// The threads the files of a rewrite are processed on, one per core (built once per process);
+/// `None` when they cannot be started (a process or memory limit): the files are then
+/// processed in turn on the calling thread, with the same results.
+fn pool() -> Option<&'static rayon::ThreadPool> {
+    static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| rayon::ThreadPoolBuilder::new().build().ok())
+        .as_ref()
 }

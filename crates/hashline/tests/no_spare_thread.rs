@@ -136,3 +136,41 @@ fn a_big_edit_of_two_files_without_a_spare_thread_lands_as_the_threaded_one() {
     assert!(results[1].1 .0.contains("    x * 400\n"));
     assert_eq!(results[0], results[1], "the same reply and the same files");
 }
+
+#[test]
+fn an_ast_edit_and_its_apply_without_a_spare_thread_match_the_threaded_ones() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut results = Vec::new();
+    for no_threads in [false, true] {
+        let root = dir.path().join(format!("root-{no_threads}"));
+        let state = dir.path().join(format!("state-{no_threads}"));
+        std::fs::create_dir(&root).expect("root");
+        for i in 0..6 {
+            let text = format!("const a{i} = void 0;\nconst b{i} = 1;\n");
+            std::fs::write(root.join(format!("f{i}.js")), text).expect("write");
+        }
+        let preview = [
+            "ast-edit",
+            "--pat",
+            "void 0",
+            "--out",
+            "undefined",
+            "--lang",
+            "js",
+            ".",
+        ];
+        let (code, shown, err) = run(&root, &state, &preview, no_threads);
+        assert_eq!(code, Some(0), "{err}");
+        let (code, applied, err) = run(&root, &state, &["resolve", "apply", "1"], no_threads);
+        assert_eq!(code, Some(0), "{err}");
+        let files: Vec<String> = (0..6)
+            .map(|i| std::fs::read_to_string(root.join(format!("f{i}.js"))).expect("read"))
+            .collect();
+        results.push((shown, applied, files));
+    }
+    assert!(results[1]
+        .2
+        .iter()
+        .all(|f| f.starts_with("const a") && f.contains("undefined")));
+    assert_eq!(results[0], results[1]);
+}
