@@ -10,18 +10,7 @@ const NO_THREADS: &str = "1125899906842624";
 
 /// `hashline read NAME` in `root` with `state`; its exit code, stdout and stderr.
 fn read(root: &Path, state: &Path, name: &str, no_threads: bool) -> (Option<i32>, String, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hashline"));
-    cmd.arg("--root").arg(root).arg("--state").arg(state);
-    cmd.args(["read", name]).env_remove("RUST_MIN_STACK");
-    if no_threads {
-        cmd.env("RUST_MIN_STACK", NO_THREADS);
-    }
-    let out = cmd.output().expect("run hashline");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    run(root, state, &["read", name], no_threads)
 }
 
 /// The files of `state`'s blob directory: name and bytes.
