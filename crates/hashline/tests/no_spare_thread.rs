@@ -13,6 +13,13 @@ fn read(root: &Path, state: &Path, name: &str, no_threads: bool) -> (Option<i32>
     run(root, state, &["read", name], no_threads)
 }
 
+/// A fresh root (made) and state directory (not yet) under `dir` for one of the two runs.
+fn sandbox(dir: &Path, no_threads: bool) -> (std::path::PathBuf, std::path::PathBuf) {
+    let root = dir.join(format!("root-{no_threads}"));
+    std::fs::create_dir(&root).expect("root");
+    (root, dir.join(format!("state-{no_threads}")))
+}
+
 /// The files of `state`'s blob directory: name and bytes.
 fn blobs(state: &Path) -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(state.join("blobs"))
@@ -86,9 +93,7 @@ fn a_big_edit_of_two_files_without_a_spare_thread_lands_as_the_threaded_one() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut results = Vec::new();
     for no_threads in [false, true] {
-        let root = dir.path().join(format!("root-{no_threads}"));
-        let state = dir.path().join(format!("state-{no_threads}"));
-        std::fs::create_dir(&root).expect("root");
+        let (root, state) = sandbox(dir.path(), no_threads);
         std::fs::write(root.join("big.rs"), &big).expect("write");
         std::fs::write(root.join("small.rs"), "fn main() {}\n").expect("write");
         let tag = |name: &str| {
@@ -131,9 +136,7 @@ fn an_ast_edit_and_its_apply_without_a_spare_thread_match_the_threaded_ones() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut results = Vec::new();
     for no_threads in [false, true] {
-        let root = dir.path().join(format!("root-{no_threads}"));
-        let state = dir.path().join(format!("state-{no_threads}"));
-        std::fs::create_dir(&root).expect("root");
+        let (root, state) = sandbox(dir.path(), no_threads);
         for i in 0..6 {
             let text = format!("const a{i} = void 0;\nconst b{i} = 1;\n");
             std::fs::write(root.join(format!("f{i}.js")), text).expect("write");
