@@ -166,3 +166,13 @@ fn an_ast_edit_and_its_apply_without_a_spare_thread_match_the_threaded_ones() {
         .all(|f| f.starts_with("const a") && f.contains("undefined")));
     assert_eq!(results[0], results[1]);
 }
+
+#[test]
+fn the_mcp_server_without_a_spare_thread_says_so_instead_of_panicking() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (root, state) = sandbox(dir.path(), true);
+    let (code, out, err) = run(&root, &state, &["mcp"], true);
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(err.contains("cannot start the runtime"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}

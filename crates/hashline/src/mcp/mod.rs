@@ -137,6 +137,13 @@ pub enum McpError {
 
 /// Serve `session` on standard input and output until the client closes them.
 pub fn serve_stdio(session: Session, options: McpOptions) -> Result<(), McpError> {
+    // The runtime's worker and the calls' blocking threads need threads; tokio panics when it
+    // cannot start one, so a process that cannot (a process or memory limit) is told so here.
+    std::thread::Builder::new()
+        .name("hashline-probe".into())
+        .spawn(|| ())?
+        .join()
+        .map_err(|_| McpError::Initialize("a probe thread panicked".into()))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .max_blocking_threads(4)
