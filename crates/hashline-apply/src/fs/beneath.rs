@@ -248,6 +248,11 @@ const PARALLEL_READ_BYTES: u64 = 8 << 20;
 /// (`pread`); a file that grew meanwhile is read on to its end, one that shrank is read again
 /// from its start, so the bytes are what a plain read would have returned.
 fn read_whole(file: &mut File, len: u64, cap: u64) -> std::io::Result<Vec<u8>> {
+    read_whole_from(file, len, cap, PARALLEL_READ_BYTES)
+}
+
+/// [`read_whole`] in halves from `parallel` bytes on (the tests' small files take that path).
+fn read_whole_from(file: &mut File, len: u64, cap: u64, parallel: u64) -> std::io::Result<Vec<u8>> {
     use std::io::{Seek, SeekFrom};
     use std::os::unix::fs::FileExt;
     let sequential = |file: &mut File, mut bytes: Vec<u8>| -> std::io::Result<Vec<u8>> {
@@ -258,7 +263,7 @@ fn read_whole(file: &mut File, len: u64, cap: u64) -> std::io::Result<Vec<u8>> {
         Ok(bytes)
     };
     let size = usize::try_from(len).unwrap_or(0);
-    if len < PARALLEL_READ_BYTES || len > cap {
+    if len < parallel || len > cap {
         return sequential(file, Vec::with_capacity(size));
     }
     // Zeroed pages are mapped lazily: the reads fault them in, on two cores.
@@ -392,5 +397,25 @@ mod tests {
         let capped =
             read_whole(&mut handle, PARALLEL_READ_BYTES, PARALLEL_READ_BYTES + 10).expect("read");
         assert_eq!(capped.len() as u64, PARALLEL_READ_BYTES + 11);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Whatever size the file's `stat` claimed (the file grew or shrank since) and whatever
+        /// the cap, a read in halves returns what a plain read would: the file's bytes, cut
+        /// one past the cap.
+        #[test]
+        fn a_read_in_halves_is_a_plain_read(
+            file_len in 0usize..5_000,
+            stat_len in 0u64..6_000,
+            cap in 0u64..6_000,
+        ) {
+            let (file, bytes) = file_of(file_len);
+            let mut handle = File::open(file.path()).expect("open");
+            let got = read_whole_from(&mut handle, stat_len, cap, 16).expect("read");
+            let plain = (cap as usize).saturating_add(1).min(bytes.len());
+            proptest::prop_assert_eq!(&got[..], &bytes[..plain]);
+        }
     }
 }
