@@ -270,23 +270,15 @@ fn read_whole_from(file: &mut File, len: u64, cap: u64, parallel: u64) -> std::i
     let mut bytes = vec![0u8; size];
     let half = size / 2;
     let shared: &File = file;
-    let halves = std::thread::scope(|scope| {
-        let (head, tail) = bytes.split_at_mut(half);
-        // No thread to be had (a process or memory limit): the caller reads on alone.
-        let later = std::thread::Builder::new()
-            .spawn_scoped(scope, move || shared.read_exact_at(tail, half as u64))
-            .ok();
-        let here = shared.read_exact_at(head, 0);
-        (here, later.map(|later| later.join()))
-    });
+    let (head, tail) = bytes.split_at_mut(half);
+    let halves = hashline_core::par::both(
+        || shared.read_exact_at(head, 0),
+        || shared.read_exact_at(tail, half as u64),
+    );
     match halves {
-        (Ok(()), Some(Ok(Ok(())))) => sequential(file, bytes),
-        (Ok(()), None) => {
-            bytes.truncate(half);
-            sequential(file, bytes)
-        }
+        (Ok(()), Ok(())) => sequential(file, bytes),
         // Shorter than its `fstat` said (truncated meanwhile), or a half failed: again, plainly.
-        (Err(e), _) | (_, Some(Ok(Err(e)))) if e.kind() != ErrorKind::UnexpectedEof => Err(e),
+        (Err(e), _) | (_, Err(e)) if e.kind() != ErrorKind::UnexpectedEof => Err(e),
         _ => sequential(file, Vec::with_capacity(size)),
     }
 }

@@ -40,22 +40,48 @@ fn file(dir: &Path, digest: &str) -> PathBuf {
 /// Make sure the blob of `text` (whose digest is `digest`) exists in `dir`: compressed into a
 /// temporary file beside it, then renamed into place. Nothing is written when it exists.
 pub(crate) fn ensure(dir: &Path, digest: &str, text: &str) -> std::io::Result<()> {
+    stage(dir, digest, text)?.map_or(Ok(()), Staged::place)
+}
+
+/// The blob of `text` (whose digest is `digest`) compressed into a temporary file in `dir`,
+/// to be [placed](Staged::place) inside a write transaction; `None` when `dir` holds it.
+pub(crate) fn stage(dir: &Path, digest: &str, text: &str) -> std::io::Result<Option<Staged>> {
     let target = file(dir, digest);
     if target.is_file() {
-        return Ok(());
+        return Ok(None);
     }
     std::fs::create_dir_all(dir)?;
-    let temp = dir.join(format!("{digest}.{}.tmp", std::process::id()));
-    let written = (|| -> std::io::Result<()> {
-        let mut out = std::fs::File::create(&temp)?;
-        let spill = dir.join(format!("{digest}.{}.half.tmp", std::process::id()));
-        super::frame::write(&mut out, text.as_bytes(), &spill)?;
-        std::fs::rename(&temp, &target)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temp);
+    let n = next_temp();
+    let staged = Staged {
+        temp: dir.join(format!("{digest}.{}.{n}.tmp", std::process::id())),
+        target,
+        placed: false,
+    };
+    let mut out = File::create(&staged.temp)?;
+    let spill = dir.join(format!("{digest}.{}.{n}.half.tmp", std::process::id()));
+    super::frame::write(&mut out, text.as_bytes(), &spill)?;
+    Ok(Some(staged))
+}
+
+/// [`Staged::place`] of `staged`, or, when nothing was staged (the blob existed then, or
+/// staging failed), [`ensure`] of the blob now: inside the write transaction that lists it.
+pub(crate) fn place_or_ensure(
+    staged: Option<Staged>,
+    dir: &Path,
+    digest: &str,
+    text: &str,
+) -> std::io::Result<()> {
+    match staged {
+        Some(staged) => staged.place(),
+        None => ensure(dir, digest, text),
     }
-    written
+}
+
+/// A number for this process's temporary file names, never the same twice (threads of one
+/// process may write blobs at once).
+fn next_temp() -> usize {
+    static TEMPS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    TEMPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// A large text's blob compressed into a temporary file before its record's transaction;
@@ -64,21 +90,23 @@ pub(crate) fn ensure(dir: &Path, digest: &str, text: &str) -> std::io::Result<()
 pub(crate) struct Staged {
     temp: PathBuf,
     target: PathBuf,
+    placed: bool,
 }
 
 impl Staged {
     /// Rename the blob into place (a blob already there holds the same text: replaced).
-    pub(crate) fn place(self) -> std::io::Result<()> {
-        let placed = std::fs::rename(&self.temp, &self.target);
-        // Renamed: nothing left to remove (the drop's removal finds nothing).
-        drop(self);
-        placed
+    pub(crate) fn place(mut self) -> std::io::Result<()> {
+        std::fs::rename(&self.temp, &self.target)?;
+        self.placed = true;
+        Ok(())
     }
 }
 
 impl Drop for Staged {
     fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.temp);
+        if !self.placed {
+            let _ = std::fs::remove_file(&self.temp);
+        }
     }
 }
 
@@ -100,8 +128,7 @@ pub(crate) struct Hashed {
 /// compresses nothing (its blob exists); the blob is ready before the record's write
 /// transaction, which then only renames it.
 pub(crate) fn hash_and_stage(dir: &Path, text: &str, tag: Option<&str>) -> Hashed {
-    static SPILLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = SPILLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let n = next_temp();
     let spill = dir.join(format!("back.{}.{n}.tmp", std::process::id()));
     let blocks = super::frame::Blocks::of(text.as_bytes());
     // The directory first: the helper may open its spill file in it before this thread has
@@ -110,56 +137,46 @@ pub(crate) fn hash_and_stage(dir: &Path, text: &str, tag: Option<&str>) -> Hashe
     if !writable {
         blocks.close();
     }
-    std::thread::scope(|scope| {
-        // No thread to be had (a process or memory limit): this one does it all.
-        let helper = std::thread::Builder::new()
-            .spawn_scoped(scope, || {
-                let tag = tag.map_or_else(|| crate::file_tag(text), str::to_owned);
-                (tag, blocks.back(&spill))
-            })
-            .ok();
-        let digest = digest(text);
-        let target = file(dir, &digest);
-        let front = if !writable || target.is_file() {
-            blocks.close();
-            None
-        } else {
-            let temp = dir.join(format!("{digest}.{}.{n}.tmp", std::process::id()));
-            let out = File::create(&temp).and_then(|mut out| {
+    // Without a second thread the front claims every block, and the tag is hashed after it.
+    let ((digest, front), (tag, back)) = hashline_core::par::both(
+        || {
+            let digest = digest(text);
+            let target = file(dir, &digest);
+            if !writable || target.is_file() {
+                blocks.close();
+                return (digest, None);
+            }
+            // Whatever happens next, the temporary file goes unless it is placed.
+            let staged = Staged {
+                temp: dir.join(format!("{digest}.{}.{n}.tmp", std::process::id())),
+                target,
+                placed: false,
+            };
+            let out = File::create(&staged.temp).and_then(|mut out| {
                 blocks.front(&mut out)?;
                 Ok(out)
             });
-            // Whatever happens next, the temporary file goes unless it is placed.
-            let staged = Staged { temp, target };
             if out.is_err() {
                 blocks.close();
             }
-            Some((out, staged))
-        };
-        let (tag, back) = match helper.map(|helper| helper.join()) {
-            Some(Ok(done)) => done,
-            Some(Err(_)) => (
-                tag.map_or_else(|| crate::file_tag(text), str::to_owned),
-                Err(std::io::Error::other("panicked")),
-            ),
-            // The front claimed every block.
-            None => (
-                tag.map_or_else(|| crate::file_tag(text), str::to_owned),
-                Ok(None),
-            ),
-        };
-        let staged = front.and_then(|(out, staged)| {
-            let mut out = out.ok()?;
-            super::frame::finish(&mut out, back.ok()?).ok()?;
-            Some(staged)
-        });
-        let _ = std::fs::remove_file(&spill);
-        Hashed {
-            tag,
-            digest,
-            staged,
-        }
-    })
+            (digest, Some((out, staged)))
+        },
+        || {
+            let tag = tag.map_or_else(|| crate::file_tag(text), str::to_owned);
+            (tag, blocks.back(&spill))
+        },
+    );
+    let staged = front.and_then(|(out, staged)| {
+        let mut out = out.ok()?;
+        super::frame::finish(&mut out, back.ok()?).ok()?;
+        Some(staged)
+    });
+    let _ = std::fs::remove_file(&spill);
+    Hashed {
+        tag,
+        digest,
+        staged,
+    }
 }
 
 /// The text of blob `digest` in `dir`, checked against its digest.

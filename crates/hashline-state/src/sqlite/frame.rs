@@ -5,7 +5,7 @@
 //! work ([`Blocks`]): one claims blocks from the front and writes them straight into the blob's
 //! file ([`Blocks::front`]), the other claims them from the back into a spill file
 //! ([`Blocks::back`]); where they meet depends only on how fast each is, so a thread that
-//! starts late (it hashed the text first) simply does fewer. [`Blocks::finish`] has the kernel
+//! starts late (it hashed the text first) simply does fewer. [`finish`] has the kernel
 //! append the back's blocks in order (`copy_file_range`: the compressed half never sits in
 //! memory) and closes the frame.
 
@@ -156,21 +156,8 @@ pub(crate) fn write(out: &mut File, bytes: &[u8], spill: &Path) -> std::io::Resu
         blocks.front(out)?;
         return finish(out, None);
     }
-    let (front, back) = std::thread::scope(|scope| {
-        // No thread to be had (a process or memory limit): the front claims every block.
-        let back = std::thread::Builder::new()
-            .spawn_scoped(scope, || blocks.back(spill))
-            .ok();
-        let front = blocks.front(out);
-        // The back thread stops once the front has claimed the rest.
-        let back = match back {
-            Some(back) => back
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            None => Ok(None),
-        };
-        (front, back)
-    });
+    // Without a second thread the front claims every block and the back then finds none.
+    let (front, back) = hashline_core::par::both(|| blocks.front(out), || blocks.back(spill));
     let done = front.and_then(|()| finish(out, back?));
     let _ = std::fs::remove_file(spill);
     done

@@ -307,13 +307,15 @@ impl SnapshotStore for SqliteStore {
             return;
         }
         let digest = blob::digest(text);
-        // Listed with its file in one write transaction, as a record does: a blob whose record
-        // never comes (the write refused, the process killed) is collected like any unused
-        // one. A failure here is the record's to report, when it writes the blob again.
+        // Compressed outside the write lock, then listed and placed in one write transaction,
+        // as a record does: a blob whose record never comes (the write refused, the process
+        // killed) is collected like any unused one. A failure here is the record's to report,
+        // when it writes the blob again.
+        let staged = blob::stage(&self.blobs, &digest, text).ok().flatten();
         let _ = self.immediate(|tx| {
             tx.prepare_cached("INSERT OR IGNORE INTO state_blob (digest) VALUES (?1)")?
                 .execute(params![digest])?;
-            blob::ensure(&self.blobs, &digest, text).map_err(io_error)
+            blob::place_or_ensure(staged, &self.blobs, &digest, text).map_err(io_error)
         });
     }
 

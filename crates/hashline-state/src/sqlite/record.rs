@@ -8,7 +8,7 @@ use super::{blob, io_error, sql_int, SqliteStore};
 use crate::{evicted, now_ms, StoreError};
 
 impl SqliteStore {
-    /// [`SnapshotStore::record`], with the text's tag when the caller knows it.
+    /// [`crate::SnapshotStore::record`], with the text's tag when the caller knows it.
     pub(super) fn record_with(
         &self,
         path: &str,
@@ -54,11 +54,7 @@ impl SqliteStore {
                 .execute(params![session, path, tag, text])?;
             }
             if in_blob {
-                match staged {
-                    Some(staged) => staged.place(),
-                    None => blob::ensure(&self.blobs, &digest, text),
-                }
-                .map_err(io_error)?;
+                blob::place_or_ensure(staged, &self.blobs, &digest, text).map_err(io_error)?;
                 tx.prepare_cached("INSERT OR IGNORE INTO state_blob (digest) VALUES (?1)")?
                     .execute(params![digest])?;
             }
