@@ -203,7 +203,16 @@ mod tests {
                 let own = file.line_slices();
                 if let Ok(out) = reference_splice(&own, &edits) {
                     let runs = crate::splice_runs(&own, &edits).expect("same bounds");
-                    proptest::prop_assert_eq!(file.render_runs(&own, &runs), file.render_text(&out));
+                    let rendered = file.render_runs(&own, &runs);
+                    proptest::prop_assert_eq!(&rendered, &file.render_text(&out));
+                    // A plain file's new text as pieces of its text reads the same, a line
+                    // never split over two pieces.
+                    if let Some(spliced) = file.splice_pieces(&own, &runs) {
+                        let pieces = spliced.pieces(file.text());
+                        proptest::prop_assert!(pieces.is_line_aligned(), "{:?}", pieces);
+                        proptest::prop_assert_eq!(pieces.to_text(), rendered.as_str());
+                        proptest::prop_assert_eq!(spliced.len(), rendered.len());
+                    }
                 }
             }
         }

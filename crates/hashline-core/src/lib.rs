@@ -42,11 +42,13 @@ pub mod js;
 pub mod kind;
 pub mod name;
 pub mod par;
+pub mod pieces;
 pub mod syntax;
 pub mod text;
 
 pub use block::{BlockResolver, BlockSpan};
 pub use code::ErrorCode;
 pub use edit::{splice, splice_runs, Edit, EditKind, Run, SpliceError};
+pub use pieces::{Pieces, SplicedText};
 pub use syntax::{LineChange, SyntaxCheck, SyntaxIssue};
 pub use text::{Eol, OutLine, TextFile};

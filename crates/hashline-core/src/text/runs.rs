@@ -9,20 +9,53 @@ impl TextFile {
     /// one slice of its text, found from where its lines lie in it, without an output line per
     /// line (a 1,000-edit patch of a 100,000-line file builds 2,000 runs).
     pub fn render_runs(&self, lines: &[&str], runs: &[crate::Run<'_>]) -> String {
-        use crate::Run;
         if self.bytes.is_some() {
             return self.render_text(&crate::edit::out_lines(runs));
         }
+        let mut s = String::with_capacity(self.text.len() + 64);
+        self.emit_runs(lines, runs, |piece| match piece {
+            Emit::Old(range) => s.push_str(self.text.get(range).unwrap_or("")),
+            Emit::New(text) => s.push_str(text),
+        });
+        s
+    }
+
+    /// The new text of the output `runs` (as [`TextFile::render_runs`]) held as ranges of
+    /// this file's text and the new rows, without copying the kept lines: `None` unless the
+    /// file is [plain](TextFile::is_plain) (its text is then what is written).
+    pub fn splice_pieces(
+        &self,
+        lines: &[&str],
+        runs: &[crate::Run<'_>],
+    ) -> Option<crate::SplicedText> {
+        if self.bytes.is_some() {
+            return None;
+        }
+        let mut spliced = crate::SplicedText::default();
+        self.emit_runs(lines, runs, |piece| match piece {
+            Emit::Old(range) => spliced.push_old(&self.text, range),
+            Emit::New(text) => spliced.push_new(&self.text, text),
+        });
+        Some(spliced)
+    }
+
+    /// The pieces of a plain file's new text made of `runs`, in order, handed to `out`.
+    fn emit_runs<'r>(
+        &self,
+        lines: &[&str],
+        runs: &'r [crate::Run<'_>],
+        mut out: impl FnMut(Emit<'r>),
+    ) {
+        use crate::Run;
         let count = self.lines.len();
         let text = self.text.as_bytes();
         let mut at = (0usize, 0usize);
-        let mut s = String::with_capacity(self.text.len() + 64);
         for (k, run) in runs.iter().enumerate() {
             if k > 0 {
-                s.push('\n');
+                out(Emit::New("\n"));
             }
             match run {
-                Run::New { text, .. } => s.push_str(text),
+                Run::New { text, .. } => out(Emit::New(text)),
                 Run::Kept(range) => {
                     let (first, last) = (range.start, range.end.min(count).max(range.start));
                     if first < last {
@@ -36,16 +69,15 @@ impl TextFile {
                                 (start, end)
                             }
                         };
-                        s.push_str(self.text.get(start..end).unwrap_or(""));
+                        out(Emit::Old(start..end));
                     }
                     // Lines past the end are empty, as in `render_text`.
                     for _ in last.max(first + 1)..range.end {
-                        s.push('\n');
+                        out(Emit::New("\n"));
                     }
                 }
             }
         }
-        s
     }
 
     /// [`TextFile::render_text`] of `out`, consuming it: a plain file's runs of kept lines are
@@ -66,6 +98,12 @@ impl TextFile {
         }
         self.render_runs(&[], &runs)
     }
+}
+
+/// A piece of a plain file's new text: a range of its text, or new text.
+enum Emit<'r> {
+    Old(std::ops::Range<usize>),
+    New(&'r str),
 }
 
 /// The bytes of `text` from the start of `lines[first]` to the end of `lines[last - 1]`, when
