@@ -9,10 +9,11 @@
 
 use serde::Serialize;
 
-use hashline_anchor::hash_json::{hash_lines, visible_line_count};
+use hashline_anchor::hash_json::hash_lines;
 use hashline_anchor::lineid::render_row;
+use hashline_core::Pieces;
 
-use crate::diff::line_hunks;
+use crate::diff::line_hunks_of;
 
 /// Unchanged lines shown on each side of a changed region.
 pub const CONTEXT: usize = 2;
@@ -55,30 +56,38 @@ pub struct AnchorRegion {
 
 /// The fresh anchors of the change `old` → `new` (LF texts), bounded as the module says.
 pub fn regions(old: &str, new: &str, form: AnchorForm) -> Vec<AnchorRegion> {
+    regions_of(old, &Pieces::whole(new), form)
+}
+
+/// [`regions`] of a new text held in pieces (joined only for hash-json's line hashes).
+pub fn regions_of(old: &str, new: &Pieces<'_>, form: AnchorForm) -> Vec<AnchorRegion> {
     // The windows come in increasing order: their lines are found in one forward walk, never
     // collected for the whole file.
-    let line_count = new.split('\n').count();
-    let mut walk = new.split('\n');
+    let line_count = new.lf_lines().count();
+    let mut walk = new.lf_lines();
     let mut next = 1usize;
     let mut line_at = move |n: usize| -> &str {
         if n < next {
-            return new.split('\n').nth(n - 1).unwrap_or("");
+            return new.lf_lines().nth(n - 1).unwrap_or("");
         }
         let line = walk.nth(n - next).unwrap_or("");
         next = n + 1;
         line
     };
+    let ends_line = new.parts().last().is_some_and(|p| p.ends_with('\n'));
     let shown = match form {
         AnchorForm::Tag | AnchorForm::View => line_count,
         AnchorForm::Lineid if new.is_empty() => 0,
         AnchorForm::Lineid => line_count,
-        AnchorForm::Hash | AnchorForm::Plain => visible_line_count(new),
+        // `read` shows no line for the empty piece after a final newline.
+        AnchorForm::Hash | AnchorForm::Plain if new.is_empty() => 0,
+        AnchorForm::Hash | AnchorForm::Plain => line_count - usize::from(ends_line),
     };
-    if shown == 0 || old == new {
+    if shown == 0 || new.eq_str(old) {
         return Vec::new();
     }
     let windows = windows(old, new, shown);
-    let hashes = (form == AnchorForm::Hash).then(|| hash_lines(new));
+    let hashes = (form == AnchorForm::Hash).then(|| hash_lines(&new.to_text()));
     let mut render = |n: usize| -> String {
         let line = line_at(n);
         match form {
@@ -124,9 +133,9 @@ pub fn regions(old: &str, new: &str, form: AnchorForm) -> Vec<AnchorRegion> {
 /// The 1-based windows (`first..=last`, within `1..=shown`) around the changed regions of
 /// `new`, merged where they touch; a window longer than [`MAX_REGION_ROWS`] becomes its head
 /// and its tail.
-fn windows(old: &str, new: &str, shown: usize) -> Vec<(usize, usize)> {
+fn windows(old: &str, new: &Pieces<'_>, shown: usize) -> Vec<(usize, usize)> {
     let mut merged: Vec<(usize, usize)> = Vec::new();
-    for hunk in line_hunks(old, new) {
+    for hunk in line_hunks_of(&Pieces::whole(old), new) {
         // 0-based half-open `hunk.new` → 1-based inclusive, widened by the context; a pure
         // deletion (empty range) shows the lines around the point where it was.
         let first = (hunk.new.start + 1).saturating_sub(CONTEXT).max(1);

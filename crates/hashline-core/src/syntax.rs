@@ -28,6 +28,13 @@ pub trait SyntaxCheck: Send + Sync {
     /// and skips its grammar-free structure checks).
     fn covers(&self, path: &Path) -> bool;
 
+    /// The longest text (either side, in bytes) this checker parses; it reports nothing for a
+    /// longer one, so the caller need not build (or join) such a text for it. The default has
+    /// no limit.
+    fn max_bytes(&self) -> usize {
+        usize::MAX
+    }
+
     /// The first syntax error of `after` that lies in a region where `before` had none; `None`
     /// when there is none, or when no grammar covers `path`.
     fn introduced(&self, path: &Path, before: &str, after: &str) -> Option<SyntaxIssue>;

@@ -13,7 +13,7 @@ use std::ops::Range;
 
 use hashline_core::LineChange;
 
-use super::{hunks_of, DiffHunk};
+use super::{hunks_of, same, DiffHunk};
 
 /// Lines of agreed context diffed on each side of a stretch (for imara-diff's slider
 /// heuristics, and to cover a last line whose `\n` the line models count differently).
@@ -22,12 +22,7 @@ const MARGIN: usize = 32;
 /// The hunks between `old` and `new` (the texts' lines, each keeping its `\n`), diffing only
 /// around `changes` (in the `\n`-split model of the same texts: the same line numbers); `None`
 /// when the texts between the windows differ, the caller then diffs the whole texts.
-pub(super) fn hunks(
-    (old_text, new_text): (&str, &str),
-    old: &[&str],
-    new: &[&str],
-    changes: &[LineChange],
-) -> Option<Vec<DiffHunk>> {
+pub(super) fn hunks(old: &[&str], new: &[&str], changes: &[LineChange]) -> Option<Vec<DiffHunk>> {
     let windows = windows(old.len(), new.len(), changes)?;
     // Everything outside the windows must agree: the gap before each window, and the tail.
     let mut at = (0usize, 0usize);
@@ -35,9 +30,12 @@ pub(super) fn hunks(
         old.len()..old.len(),
         new.len()..new.len(),
     ))) {
-        let same = o.start - at.0 == n.start - at.1
-            && bytes(old_text, old, at.0..o.start) == bytes(new_text, new, at.1..n.start);
-        if !same {
+        let agree = o.start - at.0 == n.start - at.1
+            && old
+                .get(at.0..o.start)
+                .zip(new.get(at.1..n.start))
+                .is_some_and(|(a, b)| a.iter().zip(b).all(|(a, b)| same(a, b)));
+        if !agree {
             return None;
         }
         at = (o.end, n.end);
@@ -109,20 +107,6 @@ fn windows(
     Some(out)
 }
 
-/// The bytes of `lines[range]` in `text` (the lines are slices of it, in order).
-fn bytes<'t>(text: &'t str, lines: &[&str], range: Range<usize>) -> &'t [u8] {
-    let (Some(first), Some(last)) = (lines.get(range.start), range.end.checked_sub(1)) else {
-        return &[];
-    };
-    let Some(last) = lines.get(last).filter(|_| range.start < range.end) else {
-        return &[];
-    };
-    let base = text.as_ptr() as usize;
-    let start = (first.as_ptr() as usize).wrapping_sub(base);
-    let end = (last.as_ptr() as usize).wrapping_sub(base) + last.len();
-    text.as_bytes().get(start..end).unwrap_or(&[])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,7 +161,7 @@ mod tests {
             .collect();
         let (new, changes) = edited(&old, &edits);
         let (o, n) = (lines(&old), lines(&new));
-        let found = hunks((&old, &new), &o, &n, &changes).expect("the stretches hold");
+        let found = hunks(&o, &n, &changes).expect("the stretches hold");
         assert_eq!(rebuild(&o, &n, &found), n);
         assert_eq!(found, super::super::hunks_of(&o, &n));
     }
@@ -192,14 +176,14 @@ mod tests {
             old: 200..201,
             new: 200..201,
         };
-        assert_eq!(hunks((&old, &new), &o, &n, &changes), None);
+        assert_eq!(hunks(&o, &n, &changes), None);
         // Reversed.
         #[allow(clippy::reversed_empty_ranges)]
         let wild = [LineChange {
             old: 5..2,
             new: 0..1,
         }];
-        assert_eq!(hunks((&old, &new), &o, &n, &wild), None);
+        assert_eq!(hunks(&o, &n, &wild), None);
     }
 
     #[test]
@@ -207,7 +191,7 @@ mod tests {
         let old = "a\nb\nc".to_string();
         let (new, changes) = edited(&old, &[edit(EditKind::Tail, vec!["d".into()])]);
         let (o, n) = (lines(&old), lines(&new));
-        let found = hunks((&old, &new), &o, &n, &changes).expect("holds");
+        let found = hunks(&o, &n, &changes).expect("holds");
         assert_eq!(rebuild(&o, &n, &found), n);
     }
 
@@ -278,7 +262,7 @@ mod tests {
             let edits = edits_at(spots, count, |at, r| format!("r{at}.{r}"));
             let (new, changes) = edited(&old, &edits);
             let (o, nl) = (lines(&old), lines(&new));
-            let found = hunks((&old, &new), &o, &nl, &changes);
+            let found = hunks(&o, &nl, &changes);
             let found = found.expect("the stretches of real edits hold");
             proptest::prop_assert_eq!(rebuild(&o, &nl, &found), nl);
         }
@@ -302,7 +286,7 @@ mod tests {
             let (skip, tail) = (cut.0.min(prefix), cut.1.min(suffix));
             let (om, nm) = (&o[skip..o.len() - tail], &nl[skip..nl.len() - tail]);
             let within = shifted(&changes, skip);
-            if let Some(found) = hunks((&old, &new), om, nm, &within) {
+            if let Some(found) = hunks(om, nm, &within) {
                 proptest::prop_assert_eq!(rebuild(om, nm, &found), nm.to_vec());
             }
         }

@@ -15,7 +15,7 @@ mod unified;
 
 use std::ops::Range;
 
-use hashline_core::{LineChange, OutLine, TextFile};
+use hashline_core::{LineChange, OutLine, Pieces, TextFile};
 use imara_diff::{Algorithm, Diff, InternedInput};
 
 pub use numbered::{compact_preview, first_change_in, first_changed_line, numbered};
@@ -54,12 +54,22 @@ impl<'a> LineDiff<'a> {
     /// diffed, once the texts are found to agree everywhere else (else, or for a short middle,
     /// as [`LineDiff::of`]).
     pub fn of_changed(old: &'a str, new: &'a str, changes: Option<&[LineChange]>) -> LineDiff<'a> {
-        let trimmed = Trimmed::of(old, new, |t| t.split_inclusive('\n'));
+        LineDiff::of_pieces(&Pieces::whole(old), &Pieces::whole(new), changes)
+    }
+
+    /// [`LineDiff::of_changed`] of texts held in pieces (a spliced new text is never joined:
+    /// its lines are slices of its parts).
+    pub fn of_pieces(
+        old: &Pieces<'a>,
+        new: &Pieces<'a>,
+        changes: Option<&[LineChange]>,
+    ) -> LineDiff<'a> {
+        let trimmed = Trimmed::of(|| old.lines(), || new.lines());
         let long = trimmed.old.len().max(trimmed.new.len()) > CHUNK_THRESHOLD;
         if let Some(changes) = changes.filter(|_| long) {
             let (o, n) = (&trimmed.old, &trimmed.new);
             let within = hinted::shifted(changes, trimmed.skip);
-            if let Some(hunks) = hinted::hunks((old, new), o, n, &within) {
+            if let Some(hunks) = hinted::hunks(o, n, &within) {
                 return LineDiff { trimmed, hunks };
             }
         }
@@ -89,7 +99,12 @@ impl<'a> LineDiff<'a> {
 /// Changed regions between `old` and `new`, both split on `\n` with the final empty piece kept
 /// (the line model of [`hashline_core::text`]). Hunks are in increasing order.
 pub fn line_hunks(old: &str, new: &str) -> Vec<DiffHunk> {
-    let t = Trimmed::of(old, new, |t| t.split('\n'));
+    line_hunks_of(&Pieces::whole(old), &Pieces::whole(new))
+}
+
+/// [`line_hunks`] of texts held in pieces.
+pub fn line_hunks_of(old: &Pieces<'_>, new: &Pieces<'_>) -> Vec<DiffHunk> {
+    let t = Trimmed::of(|| old.lf_lines(), || new.lf_lines());
     t.shift(hunks_of(&t.old, &t.new))
 }
 
@@ -106,36 +121,33 @@ pub(crate) struct Trimmed<'a> {
 }
 
 impl<'a> Trimmed<'a> {
-    /// `old` and `new` split by `split` (a line model) and trimmed.
-    pub fn of<I, F>(old: &'a str, new: &'a str, split: F) -> Trimmed<'a>
+    /// The lines `old()` and `new()` walk (each call a fresh walk of one text in a line
+    /// model), trimmed.
+    pub fn of<I, J>(old: impl Fn() -> I, new: impl Fn() -> J) -> Trimmed<'a>
     where
-        F: Fn(&'a str) -> I,
         I: DoubleEndedIterator<Item = &'a str>,
+        J: DoubleEndedIterator<Item = &'a str>,
     {
-        let (n_old, n_new) = (split(old).count(), split(new).count());
-        let prefix = split(old)
-            .zip(split(new))
-            .take_while(|(a, b)| a == b)
-            .count();
+        let (n_old, n_new) = (old().count(), new().count());
+        let prefix = old().zip(new()).take_while(|(a, b)| same(a, b)).count();
         let room = n_old.min(n_new) - prefix;
-        let suffix = split(old)
+        let suffix = old()
             .rev()
-            .zip(split(new).rev())
+            .zip(new().rev())
             .take(room)
-            .take_while(|(a, b)| a == b)
+            .take_while(|(a, b)| same(a, b))
             .count();
         let skip = prefix.saturating_sub(TRIM_MARGIN);
         let tail = suffix.saturating_sub(TRIM_MARGIN);
-        let mid = |t: &'a str, n: usize| -> Vec<&'a str> {
-            // Sized up front: a collect of a skipped split would grow by reallocation.
-            let mut lines = Vec::with_capacity(n - skip - tail);
-            lines.extend(split(t).skip(skip).take(n - skip - tail));
-            lines
-        };
+        // Sized up front: a collect of a skipped walk would grow by reallocation.
+        let mut old_mid = Vec::with_capacity(n_old - skip - tail);
+        old_mid.extend(old().skip(skip).take(n_old - skip - tail));
+        let mut new_mid = Vec::with_capacity(n_new - skip - tail);
+        new_mid.extend(new().skip(skip).take(n_new - skip - tail));
         Trimmed {
             skip,
-            old: mid(old, n_old),
-            new: mid(new, n_new),
+            old: old_mid,
+            new: new_mid,
         }
     }
 
@@ -143,6 +155,12 @@ impl<'a> Trimmed<'a> {
     pub fn shift(&self, hunks: Vec<DiffHunk>) -> Vec<DiffHunk> {
         shifted(hunks, self.skip)
     }
+}
+
+/// Whether two lines are equal: the same slice (a kept line of a spliced text is the old
+/// text's own) without comparing bytes, else by their bytes.
+pub(crate) fn same(a: &str, b: &str) -> bool {
+    std::ptr::eq(a, b) || a == b
 }
 
 /// `hunks` moved down by `skip` lines on both sides.

@@ -34,7 +34,7 @@ use std::path::Path;
 
 pub(crate) use lexical::is_one_wrapped_unit;
 
-use hashline_core::{Edit, EditKind, ErrorCode, LineChange, SyntaxCheck};
+use hashline_core::{Edit, EditKind, ErrorCode, LineChange, Pieces, SyntaxCheck};
 
 /// How the guard runs; part of every dialect's edit options.
 #[derive(Clone, Copy, Default)]
@@ -86,8 +86,8 @@ pub(crate) struct Subject<'a> {
     pub edits: &'a [Edit],
     /// The text before (LF, no BOM).
     pub before: &'a str,
-    /// The text after the edits (LF, no BOM).
-    pub after: &'a str,
+    /// The text after the edits (LF, no BOM), as the pieces it is held in.
+    pub after: &'a Pieces<'a>,
     /// Renders 1-based line `n` with the dialect's read anchor (`12:text`, `ab:text`, …).
     pub anchor: &'a dyn Fn(usize) -> String,
     /// Names an edit the way the request did (`replace 5..7`, `edits[0]`).
@@ -111,7 +111,7 @@ impl<'a> Subject<'a> {
         path: &'a str,
         lines: &'a [&'a str],
         edits: &'a [Edit],
-        (before, after): (&'a str, &'a str),
+        (before, after): (&'a str, &'a Pieces<'a>),
         anchor: &'a dyn Fn(usize) -> String,
         label: &'a dyn Fn(&Edit) -> String,
     ) -> Subject<'a> {

@@ -34,7 +34,9 @@ pub(super) struct Parse<'a> {
     parser: &'a dyn SyntaxCheck,
     path: &'a str,
     before: &'a str,
-    after: &'a str,
+    /// The new text in one buffer (joined here when it is held in pieces: it is at most the
+    /// parser's [`SyntaxCheck::max_bytes`]).
+    after: std::borrow::Cow<'a, str>,
     changes: &'a [LineChange],
 }
 
@@ -43,29 +45,34 @@ impl Parse<'_> {
     pub fn run(&self) -> Option<SyntaxIssue> {
         let (path, changes) = (Path::new(self.path), self.changes);
         self.parser
-            .introduced_at(path, self.before, self.after, changes)
+            .introduced_at(path, self.before, &self.after, changes)
     }
 
     /// [`Parse::run`], given up (`None`) once `cancel` is set.
     pub fn run_unless(&self, cancel: &Arc<AtomicBool>) -> Option<SyntaxIssue> {
         let (path, changes) = (Path::new(self.path), self.changes);
-        let texts = (self.before, self.after);
+        let texts = (self.before, &*self.after);
         self.parser
             .introduced_at_unless(path, texts, changes, cancel)
     }
 }
 
 /// The parse of `s` this check runs; `None` when it runs none (syntax errors allowed, no
-/// parser).
+/// parser, or a text longer than the parser checks: nothing is joined for it then).
 pub(super) fn parse<'a>(s: &'a Subject<'a>, opts: &GuardOptions<'a>) -> Option<Parse<'a>> {
     if opts.allow_syntax_errors {
         return None;
     }
+    let parser = opts.syntax?;
+    let max = parser.max_bytes();
+    if s.before.len() > max || s.after.len() > max {
+        return None;
+    }
     Some(Parse {
-        parser: opts.syntax?,
+        parser,
         path: s.path,
         before: s.before,
-        after: s.after,
+        after: s.after.to_text(),
         changes: s.changes(),
     })
 }
@@ -75,7 +82,8 @@ pub(super) fn check(s: &Subject<'_>, issue: Option<SyntaxIssue>) -> Result<(), G
     let Some(issue) = issue else {
         return Ok(());
     };
-    let lines = real_lines(s.after);
+    let after = s.after.to_text();
+    let lines = real_lines(&after);
     let last = lines.len().max(issue.line);
     let lo = issue.line.saturating_sub(AROUND).max(1);
     let hi = (issue.line + AROUND).min(last);
@@ -84,7 +92,7 @@ pub(super) fn check(s: &Subject<'_>, issue: Option<SyntaxIssue>) -> Result<(), G
         issue.line,
         numbered(&lines, lo, hi, Some(issue.line))
     );
-    if let Some((first, end)) = changed_lines(s.before, s.after) {
+    if let Some((first, end)) = changed_lines(s.before, &after) {
         // Shown only when the error's excerpt does not already hold the edit.
         if end < lo || first > hi {
             let cut = end.min(first + CHANGED_SHOWN - 1);
@@ -134,7 +142,7 @@ fn changed_lines(before: &str, after: &str) -> Option<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hashline_core::{Edit, EditKind, SyntaxCheck, SyntaxIssue};
+    use hashline_core::{Edit, EditKind, Pieces, SyntaxCheck, SyntaxIssue};
 
     /// A fake parser: reports a fixed issue for every text that contains `BROKEN`.
     struct Fake(SyntaxIssue);
@@ -157,11 +165,12 @@ mod tests {
         }];
         let fake = Fake(issue);
         let anchor = |n: usize| format!("{n}:");
+        let after_pieces = Pieces::whole(after);
         let s = Subject::new(
             "src/a.rs",
             &lines,
             &edits,
-            (before, after),
+            (before, &after_pieces),
             &anchor,
             &super::super::op_label,
         );
@@ -198,11 +207,12 @@ mod tests {
             origin: 0,
         }];
         let anchor = |n: usize| format!("{n}:");
+        let after_pieces = Pieces::whole(&after);
         let s = Subject::new(
             "src/a.rs",
             &split,
             &edits,
-            (&before, &after),
+            (&before, &after_pieces),
             &anchor,
             &super::super::op_label,
         );
@@ -274,11 +284,12 @@ mod tests {
         let out = hashline_core::splice(&lines, edits).expect("splice");
         let after = file.render_text(&out);
         let anchor = |n: usize| format!("{n}:");
+        let after_pieces = Pieces::whole(&after);
         let s = Subject::new(
             "a.rs",
             &lines,
             edits,
-            (file.text(), &after),
+            (file.text(), &after_pieces),
             &anchor,
             &super::super::op_label,
         );

@@ -1,6 +1,6 @@
 //! The guard's rules on small texts: each mistake is caught, and its lookalike control is not.
 
-use hashline_core::{splice, Edit, EditKind, ErrorCode, TextFile};
+use hashline_core::{splice, Edit, EditKind, ErrorCode, Pieces, TextFile};
 
 use super::{check, op_label, GuardOptions, Subject};
 
@@ -11,11 +11,12 @@ fn run(path: &str, text: &str, edits: Vec<Edit>) -> Result<Vec<String>, ErrorCod
     let out = splice(&lines, &edits).expect("splice");
     let after = file.render_text(&out);
     let anchor = |n: usize| format!("{n}:{}", lines.get(n - 1).copied().unwrap_or(""));
+    let after_pieces = Pieces::whole(&after);
     let s = Subject::new(
         path,
         &lines,
         &edits,
-        (file.text(), &after),
+        (file.text(), &after_pieces),
         &anchor,
         &op_label,
     );
@@ -302,7 +303,15 @@ fn survives_answers_for_merged_ranges() {
         insert_after(6, &["y"]),
     ];
     let (anchor, label) = (|n: usize| n.to_string(), |_: &Edit| String::new());
-    let s = Subject::new("a.txt", &lines, &edits, ("", ""), &anchor, &label);
+    let after_pieces = Pieces::whole("");
+    let s = Subject::new(
+        "a.txt",
+        &lines,
+        &edits,
+        ("", &after_pieces),
+        &anchor,
+        &label,
+    );
     let kept: Vec<usize> = (1..=6).filter(|&n| s.survives(n)).collect();
     assert_eq!(kept, [1, 5, 6]);
     // The merged run 2..=4 is jumped at once, both ways; kept lines stay.
@@ -339,11 +348,13 @@ fn fence_lines_are_counted_once_and_only_in_a_text_with_fences() {
     let text = "a\n```sh\n$ x\n```\nb\n  ~~~\nc\n";
     let lines: Vec<&str> = text.split('\n').collect();
     let (anchor, label) = (|n: usize| n.to_string(), |_: &Edit| String::new());
-    let s = Subject::new("a.md", &lines, &[], (text, text), &anchor, &label);
+    let after_pieces = Pieces::whole(text);
+    let s = Subject::new("a.md", &lines, &[], (text, &after_pieces), &anchor, &label);
     let counts: Vec<usize> = (0..=7).map(|n| s.fences_through(n)).collect();
     assert_eq!(counts, [0, 0, 1, 1, 2, 2, 3, 3]);
     let plain = "a\n``\nb\n";
     let lines: Vec<&str> = plain.split('\n').collect();
-    let s = Subject::new("a.md", &lines, &[], (plain, plain), &anchor, &label);
+    let after_pieces = Pieces::whole(plain);
+    let s = Subject::new("a.md", &lines, &[], (plain, &after_pieces), &anchor, &label);
     assert_eq!(s.fences_through(3), 0);
 }

@@ -88,7 +88,9 @@ fn run(
     };
     let env = &front.env;
     let path = env.path.as_str();
-    let (old, new) = (done.old_text.as_str(), done.new_text.as_str());
+    // The seed's reply (its changed lines, its full content) reads the new text in one buffer.
+    let joined = done.new_pieces().to_text();
+    let (old, new) = (done.old_text.as_str(), &*joined);
     if done.noop {
         let text = noop(path, env.return_mode, &env.return_ranges, old, &front.noops);
         return Ok(Outcome {
@@ -260,7 +262,7 @@ impl FrontEnd for HashJson {
                 "[E_WOULD_EMPTY] Cannot empty a non-empty file via edit.",
             ));
         }
-        if result.new_text == live_text {
+        if result.new_text.eq_str(live_text) {
             return Ok(Vec::new());
         }
         Ok(if result.plan.file.is_lossy() {

@@ -109,7 +109,7 @@ impl FrontEnd for Hashline<'_> {
         Ok(Plan::Edit(EditPlan {
             file: live,
             edits: applied.edits,
-            spliced: Some(applied.spliced),
+            spliced: Some(Box::new(applied.spliced)),
             land: Land::Update,
             warnings: applied.warnings,
         }))

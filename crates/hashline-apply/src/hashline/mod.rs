@@ -27,7 +27,7 @@ mod section;
 #[cfg(test)]
 mod test_support;
 
-use hashline_core::{BlockResolver, ErrorCode};
+use hashline_core::{BlockResolver, ErrorCode, Pieces};
 use hashline_state::SnapshotStore;
 
 use crate::anchors::AnchorForm;
@@ -151,14 +151,15 @@ pub fn preview(
 fn report(d: &Done, shown: Shown, op: FileOp, written: bool, anchors: bool) -> FileReport {
     let path = &d.target.display;
     let form = anchors.then_some(AnchorForm::Tag);
-    let texts = (d.old_text.as_str(), d.new_text.as_str());
+    let texts = (d.old_text.as_str(), &d.new_pieces());
     change_report_shown(path, op, texts, shown, (form, written))
 }
 
 /// Section `d`'s numbered diff (its preview) and what its report shows, from one diff.
 fn shown(d: &Done) -> (String, Shown) {
-    let diff = LineDiff::of_changed(&d.old_text, &d.new_text, d.changes.as_deref());
-    let shown = Shown::of(&diff, &d.target.display, &d.new_tagged());
+    let new = d.new_pieces();
+    let diff = LineDiff::of_pieces(&Pieces::whole(&d.old_text), &new, d.changes.as_deref());
+    let shown = Shown::of(&diff, &d.target.display, d.new_tag());
     (diff.numbered(), shown)
 }
 
@@ -189,7 +190,8 @@ fn run(disk: &dyn Disk, store: &dyn SnapshotStore, input: &str, opts: &EditOptio
                 code: None,
                 text: messages::noop(&only.target.display),
                 warnings: only.warnings.clone(),
-                files: vec![noop_report(&only.target.display, &only.new_text)],
+                // A no-op's new text is the text read.
+                files: vec![noop_report(&only.target.display, &only.old_text)],
             };
         }
     }

@@ -193,12 +193,18 @@ pub(crate) fn recover(
     let Ok(spliced) = splice_file(live, &live_lines, &translated) else {
         return Ok(None);
     };
-    if spliced.text == live.text() {
+    if spliced.text.is(live.text(), live.text()) {
         return Ok(None);
     }
     let banner = if is_head {
         messages::RECOVERY_EXTERNAL
-    } else if seed_would_replay(&lowered, &v_lines, live, &live_lines, &spliced.text) {
+    } else if seed_would_replay(
+        &lowered,
+        &v_lines,
+        live,
+        &live_lines,
+        &spliced.text.joined(live.text()),
+    ) {
         messages::RECOVERY_SESSION_REPLAY
     } else {
         messages::RECOVERY_SESSION_CHAIN
@@ -280,7 +286,7 @@ mod tests {
             .expect("ok")
             .expect("recovered");
         assert_eq!(
-            r.spliced.text,
+            r.spliced.text.joined(live.text()),
             format!("H1\nH2\nL1\nX\n{}", numbered(3..=8))
         );
         assert_eq!(r.warnings, vec![messages::RECOVERY_EXTERNAL.to_string()]);
@@ -297,7 +303,11 @@ mod tests {
         let r = recover(&v, true, &[], &live, &[replace(5, "X")], ctx())
             .expect("ok")
             .expect("recovered");
-        assert!(r.spliced.text.contains("X\nL6-CHANGED\n"));
+        assert!(r
+            .spliced
+            .text
+            .joined(live.text())
+            .contains("X\nL6-CHANGED\n"));
         // …but a changed neighbour of an insert point does.
         assert!(
             recover(&v, true, &[], &live, &[insert_after(5, "Y")], ctx())
@@ -318,7 +328,7 @@ mod tests {
         let r = recover(&v, true, &[], &live, &[insert_after(3, "Y")], ctx())
             .expect("ok")
             .expect("recovered");
-        assert_eq!(r.spliced.text, "L1\nL2\nNEW\nL3\nY\nL4\n");
+        assert!(r.spliced.text.is(live.text(), "L1\nL2\nNEW\nL3\nY\nL4\n"));
     }
 
     #[test]
@@ -335,7 +345,11 @@ mod tests {
             .expect("ok")
             .expect("recovered");
         assert_eq!(r.warnings[0], messages::RECOVERY_SESSION_CHAIN);
-        assert!(r.spliced.text.ends_with("L9\nX\nTRAILER\n"));
+        assert!(r
+            .spliced
+            .text
+            .joined(advanced.text())
+            .ends_with("L9\nX\nTRAILER\n"));
     }
 
     #[test]

@@ -17,11 +17,11 @@ use crate::fs::FsError;
 use crate::pipeline::commit::CommitError;
 use crate::pipeline::execute::{execute, EditPlan, FrontEnd, Intent, Land, Opened, Plan, Run};
 use crate::pipeline::files::{open_for_read, read_text, text_only, Decoding, FileRefusal};
+use crate::pipeline::report::NewTagged;
 use crate::pipeline::report::{change_report, read_report, record_read, FirstLine};
 use crate::pipeline::stage::Spliced;
 use crate::Disk;
 use crate::{FileOp, FileReport, Outcome};
-use hashline_anchor::tag::Tagged;
 
 /// A failed commit: nothing was written.
 fn commit_error(e: CommitError) -> EngineError {
@@ -104,7 +104,7 @@ pub fn edit(
 fn report(
     req: &Request,
     op: FileOp,
-    change: Option<(&str, &Tagged<'_>, Option<&[LineChange]>)>,
+    change: Option<(&str, &NewTagged<'_>, Option<&[LineChange]>)>,
     written: bool,
     form: Option<AnchorForm>,
 ) -> FileReport {
@@ -306,7 +306,8 @@ impl FrontEnd for LineId {
         plan: &EditPlan,
         spliced: &Spliced,
     ) -> Result<(), EngineError> {
-        if spliced.text != plan.file.text() || matches!(plan.land, Land::Move { .. }) {
+        let file = plan.file.text();
+        if !spliced.text.is(file, file) || matches!(plan.land, Land::Move { .. }) {
             return Ok(());
         }
         let suffix = if self.noops > 0 {

@@ -3,7 +3,9 @@
 
 use std::borrow::Cow;
 
-use hashline_core::ErrorCode;
+use hashline_core::{ErrorCode, Pieces};
+
+use super::new_text::{discard_pieces, prepare_pieces, record_pieces};
 use hashline_state::{SnapshotStore, StoreError};
 
 use crate::fs::{FsError, Target};
@@ -44,9 +46,9 @@ pub(crate) struct Staged<'a> {
     /// How it lands.
     pub landing: Landing<'a>,
     /// The bytes to write (unused by a delete).
-    pub bytes: &'a [u8],
+    pub bytes: Cow<'a, [u8]>,
     /// The new LF text as the next read shows it: what the store records (unused by a delete).
-    pub text: &'a str,
+    pub text: Pieces<'a>,
     /// Where `text`'s tag is kept once known (`Done::new_tag`): the record takes it from there,
     /// or fills it.
     pub tag: Option<&'a std::sync::OnceLock<String>>,
@@ -68,17 +70,12 @@ impl Recorder<'_> {
     /// Record `staged`'s text at `key` (the worded failure, if any), with its tag when already known (the reply's diffs
     /// hashed it beside the write) and keeping the tag it gets for the reply otherwise.
     fn record_staged(&self, key: &str, staged: &Staged<'_>) -> Option<String> {
-        let recorded = match staged.tag {
-            Some(cache) if cache.get().is_some() => self.store.record_tagged(
-                key,
-                &hashline_anchor::tag::Tagged::cached(staged.text, cache),
-            ),
-            Some(cache) => self.store.record(key, staged.text).inspect(|tag| {
-                // The store's tag of this very text (hashed beside its digest).
-                let _ = cache.set(tag.clone());
-            }),
-            None => self.store.record(key, staged.text),
-        };
+        let known = staged.tag.and_then(|cache| cache.get()).map(String::as_str);
+        let recorded = record_pieces(self.store, key, &staged.text, known);
+        if let (Ok(tag), Some(cache)) = (&recorded, staged.tag) {
+            // The store's tag of this very text (hashed beside its digest).
+            let _ = cache.set(tag.clone());
+        }
         recorded.err().map(|e| (self.word)(&e))
     }
 
@@ -144,7 +141,7 @@ pub(crate) fn commit(
 ) -> Result<Vec<Vec<String>>, CommitError> {
     let mut changes = Vec::with_capacity(staged.len());
     for s in &staged {
-        let bytes = Cow::Borrowed(s.bytes);
+        let bytes = Cow::Borrowed(&*s.bytes);
         let target = s.target;
         changes.push(match &s.landing {
             Landing::Update { expected } => Change::Write {
@@ -175,22 +172,23 @@ pub(crate) fn commit(
         });
     }
     // What the store will record is prepared (a big text compressed) while the disk writes.
-    let texts: Vec<&str> = staged
+    let texts: Vec<&Pieces<'_>> = staged
         .iter()
         .filter(|s| recorder.results && !matches!(s.landing, Landing::Delete { .. }))
-        .map(|s| s.text)
+        .map(|s| &s.text)
         .filter(|t| t.len() >= PREPARE_BYTES)
         .collect();
     if texts.is_empty() {
         disk.write(changes)?;
     } else {
+        let store = recorder.store;
         let (written, ()) = hashline_core::par::both(
             || disk.write(changes),
-            || texts.iter().for_each(|t| recorder.store.prepare(t)),
+            || texts.iter().for_each(|t| prepare_pieces(store, t)),
         );
         if written.is_err() {
             // Nothing will be recorded: what was prepared goes now, not at some later sweep.
-            texts.iter().for_each(|t| recorder.store.discard(t));
+            texts.iter().for_each(|t| discard_pieces(store, t));
         }
         written?;
     }
@@ -226,8 +224,8 @@ mod tests {
             landing: Landing::Update {
                 expected: old.as_bytes(),
             },
-            bytes: new.as_bytes(),
-            text: new,
+            bytes: Cow::Borrowed(new.as_bytes()),
+            text: Pieces::whole(new),
             tag: None,
         }
     }
@@ -313,8 +311,8 @@ mod tests {
             Staged {
                 target: &created,
                 landing: Landing::Create,
-                bytes: b"c\n",
-                text: "c\n",
+                bytes: Cow::Borrowed(b"c\n"),
+                text: Pieces::whole("c\n"),
                 tag: None,
             },
             update(&b, "b\n", "B\n"),
@@ -342,8 +340,8 @@ mod tests {
                 dest: &dest,
                 overwrite: false,
             },
-            bytes: b"b\n",
-            text: "b\n",
+            bytes: Cow::Borrowed(b"b\n"),
+            text: Pieces::whole("b\n"),
             tag: None,
         }];
         lock_and_commit(&ws, staged, &recorder).expect("commit");

@@ -16,6 +16,7 @@ use crate::guard::GuardOptions;
 use super::commit::{Landing, Recorder, Staged};
 use super::disk::Disk;
 use super::files::FileRefusal;
+use super::new_text::NewText;
 use super::stage::{guard_and_encode, splice_file, Front};
 
 pub(crate) use super::front::{Done, EditPlan, FrontEnd, Guarded, Intent, Land, Opened, Plan};
@@ -150,7 +151,7 @@ fn resolve(disk: &dyn Disk, intent: &Intent) -> Resolved {
 struct Checked {
     land: Land,
     old_text: String,
-    new_text: String,
+    new_text: NewText,
     warnings: Vec<String>,
     noop: bool,
     changes: Option<Vec<LineChange>>,
@@ -165,7 +166,7 @@ impl Checked {
         Checked {
             land: Land::Delete,
             old_text: String::new(),
-            new_text: String::new(),
+            new_text: NewText::default(),
             warnings: Vec::new(),
             noop: false,
             changes: None,
@@ -185,7 +186,7 @@ fn check<F: FrontEnd>(
 ) -> Result<Checked, F::Error> {
     let lines: Vec<&str> = plan.file.line_slices();
     let spliced = match plan.spliced.take() {
-        Some(s) => s,
+        Some(s) => *s,
         None => splice_file(&plan.file, &lines, &plan.edits).map_err(|e| front.splice_error(e))?,
     };
     front.spliced(i, &plan, &spliced)?;
@@ -207,14 +208,18 @@ fn check<F: FrontEnd>(
     // shows differently is reported and recorded instead.
     let (new_text, new_bytes) = match encoded.reread {
         Some(shown) => (
-            shown,
-            Some(encoded.bytes.unwrap_or_else(|| checked.text.into_bytes())),
+            NewText::Whole(shown),
+            Some(
+                encoded
+                    .bytes
+                    .unwrap_or_else(|| checked.text.into_string(plan.file.text()).into_bytes()),
+            ),
         ),
         None => (checked.text, encoded.bytes),
     };
     let result = Guarded {
         plan: &plan,
-        new_text: &new_text,
+        new_text: &new_text.pieces(plan.file.text()),
     };
     let before_guard = front.checked(i, &result)?;
     // The stretches hold for the spliced text, not for a text a read shows differently.
@@ -230,7 +235,8 @@ fn check<F: FrontEnd>(
     let (old_text, old_bytes) = plan.file.into_parts();
     Ok(Checked {
         land: plan.land,
-        noop: new_text == old_text && !matches!(plan.land, Land::Move { .. } | Land::Create),
+        noop: new_text.is(&old_text, &old_text)
+            && !matches!(plan.land, Land::Move { .. } | Land::Create),
         changes,
         old_text,
         new_text,
@@ -269,7 +275,7 @@ fn commit<F: FrontEnd>(
                 target: &d.target,
                 landing,
                 bytes,
-                text: &d.new_text,
+                text: d.new_pieces(),
                 tag: Some(&d.new_tag),
             }
         })
@@ -392,7 +398,7 @@ mod tests {
             files: vec![("a.txt", "A"), ("./b.txt", "B")],
         };
         let done = execute(&disk, &store, &mut toy, &Run::default()).expect("ok");
-        assert_eq!(done[1].new_text, "B\nkeep\n");
+        assert!(done[1].new_pieces().eq_str("B\nkeep\n"));
         let map = disk.snapshot();
         assert_eq!(map["a.txt"], b"A\nkeep\n");
         assert_eq!(map["b.txt"], b"B\r\nkeep\r\n");
@@ -408,13 +414,15 @@ mod tests {
             files: vec![("a.txt", "A"), ("b.txt", "B")],
         };
         let beside = |done: &[Done]| -> Vec<(String, Option<Vec<LineChange>>)> {
-            let texts = done.iter().map(|d| (d.new_text.clone(), d.changes.clone()));
+            let texts = done
+                .iter()
+                .map(|d| (d.new_pieces().to_text().into_owned(), d.changes.clone()));
             texts.collect()
         };
         let (done, seen) =
             execute_beside(&disk, &store, &mut toy, &Run::default(), beside).expect("ok");
         assert_eq!(seen.len(), 2);
-        assert_eq!(seen[0].0, done[0].new_text);
+        assert!(done[0].new_pieces().eq_str(&seen[0].0));
         // Line 1 replaced: old line 0 became new line 0.
         let one = LineChange {
             old: 0..1,
@@ -450,7 +458,7 @@ mod tests {
             files: vec![("a.txt", "A")],
         };
         let done = execute(&disk, &MemoryStore::new(), &mut toy, &run).expect("ok");
-        assert_eq!(done[0].new_text, "A\nkeep\n");
+        assert!(done[0].new_pieces().eq_str("A\nkeep\n"));
         assert_eq!(disk.snapshot(), files());
     }
 }

@@ -2,7 +2,7 @@
 //! request's files ([`Intent`]), a file's plan ([`Plan`], [`EditPlan`]), the file as read
 //! ([`Opened`]), the guarded result ([`Guarded`]) and the file done ([`Done`]).
 
-use hashline_core::{Edit, LineChange, SpliceError, TextFile};
+use hashline_core::{Edit, LineChange, Pieces, SpliceError, TextFile};
 use hashline_state::{SnapshotStore, StoreError};
 
 use crate::fs::{FsError, Target};
@@ -11,6 +11,7 @@ use crate::guard::GuardRefusal;
 use super::commit::CommitError;
 use super::disk::Disk;
 use super::files::FileRefusal;
+use super::new_text::NewText;
 use super::stage::Spliced;
 
 /// One file a request names.
@@ -45,7 +46,7 @@ pub(crate) struct EditPlan {
     /// The edits, in the numbering of `file`'s lines.
     pub edits: Vec<Edit>,
     /// The splice, when the front end already made it to decide its plan.
-    pub spliced: Option<Spliced>,
+    pub spliced: Option<Box<Spliced>>,
     /// How the result lands.
     pub land: Land,
     /// The front end's warnings so far.
@@ -93,7 +94,7 @@ pub(crate) struct Guarded<'a> {
     /// The front end's plan.
     pub plan: &'a EditPlan,
     /// The new LF text as the next read will show it.
-    pub new_text: &'a str,
+    pub new_text: &'a Pieces<'a>,
 }
 
 /// One file of a call, planned and checked (and written, unless the call is a dry run).
@@ -107,10 +108,11 @@ pub(crate) struct Done {
     pub land: Land,
     /// The LF text read.
     pub old_text: String,
-    /// The new LF text as the next read shows it (empty after a delete).
-    pub new_text: String,
+    /// The new LF text as the next read shows it (empty after a delete); read it through
+    /// [`Done::new_pieces`] (a plain file's is held as ranges of `old_text`).
+    pub new_text: NewText,
     /// `new_text`'s tag once someone needed it (the reply's diffs beside the commit, or the
-    /// record after it): hashed once for both ([`Done::new_tagged`]).
+    /// record after it): hashed once for both ([`Done::new_tag`]).
     pub new_tag: std::sync::OnceLock<String>,
     /// The front end's, the guard's, the encoder's and the store's warnings, in that order.
     pub warnings: Vec<String>,
@@ -126,9 +128,23 @@ pub(crate) struct Done {
 }
 
 impl Done {
-    /// The new text with its tag, hashed now unless it was before.
-    pub(crate) fn new_tagged(&self) -> hashline_anchor::tag::Tagged<'_> {
-        hashline_anchor::tag::Tagged::cached(&self.new_text, &self.new_tag)
+    /// The new text, read as its pieces.
+    pub(crate) fn new_pieces(&self) -> Pieces<'_> {
+        self.new_text.pieces(&self.old_text)
+    }
+
+    /// The new text with its tag (hashed now unless it was before).
+    pub(crate) fn new_tagged(&self) -> super::report::NewTagged<'_> {
+        super::report::NewTagged {
+            text: self.new_pieces(),
+            tag: self.new_tag(),
+        }
+    }
+
+    /// The new text's tag, hashed now unless it was before.
+    pub(crate) fn new_tag(&self) -> &str {
+        self.new_tag
+            .get_or_init(|| super::new_text::tag_of(&self.new_pieces()))
     }
 
     /// The bytes read.
@@ -138,11 +154,15 @@ impl Done {
             .unwrap_or(self.old_text.as_bytes())
     }
 
-    /// The bytes to write.
-    pub(super) fn new_bytes(&self) -> &[u8] {
-        self.new_bytes
-            .as_deref()
-            .unwrap_or(self.new_text.as_bytes())
+    /// The bytes to write: a plain file's are its new text's pieces.
+    pub(super) fn new_bytes(&self) -> std::borrow::Cow<'_, [u8]> {
+        match &self.new_bytes {
+            Some(bytes) => std::borrow::Cow::Borrowed(bytes.as_slice()),
+            None => match self.new_pieces().to_text() {
+                std::borrow::Cow::Borrowed(text) => std::borrow::Cow::Borrowed(text.as_bytes()),
+                std::borrow::Cow::Owned(text) => std::borrow::Cow::Owned(text.into_bytes()),
+            },
+        }
     }
 }
 

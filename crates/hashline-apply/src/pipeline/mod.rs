@@ -25,6 +25,7 @@ pub(crate) mod disk;
 pub(crate) mod execute;
 pub(crate) mod files;
 pub(crate) mod front;
+pub(crate) mod new_text;
 pub(crate) mod recorded;
 pub(crate) mod report;
 pub(crate) mod stage;

@@ -1,10 +1,10 @@
 //! The per-file facts every command reports ([`FileReport`]), built the same way for every
 //! dialect.
 
-use hashline_anchor::tag::{file_tag, Tagged};
-use hashline_core::LineChange;
+use hashline_anchor::tag::file_tag;
+use hashline_core::{LineChange, Pieces};
 
-use crate::anchors::{regions, AnchorForm};
+use crate::anchors::{regions_of, AnchorForm};
 use crate::diff::LineDiff;
 use crate::{FileOp, FileReport};
 
@@ -39,17 +39,24 @@ pub(crate) enum FirstLine {
 pub(crate) fn change_report(
     path: &str,
     op: FileOp,
-    (old, new, changes): (&str, &Tagged<'_>, Option<&[LineChange]>),
+    (old, new, changes): (&str, &NewTagged<'_>, Option<&[LineChange]>),
     (first, form): (FirstLine, Option<AnchorForm>),
     written: bool,
 ) -> FileReport {
-    let diff = LineDiff::of_changed(old, new.text(), changes);
-    let mut shown = Shown::of(&diff, path, new);
-    let new = new.text();
+    let diff = LineDiff::of_pieces(&Pieces::whole(old), &new.text, changes);
+    let mut shown = Shown::of(&diff, path, new.tag);
     if let FirstLine::Given(line) = first {
         shown.first = line;
     }
-    change_report_shown(path, op, (old, new), shown, (form, written))
+    change_report_shown(path, op, (old, &new.text), shown, (form, written))
+}
+
+/// A new text (held in pieces) and its tag.
+pub(crate) struct NewTagged<'a> {
+    /// The text.
+    pub text: Pieces<'a>,
+    /// Its whole-file tag.
+    pub tag: &'a str,
 }
 
 /// What a change report shows of a file's two texts, worked out once (on another thread
@@ -65,12 +72,12 @@ pub(crate) struct Shown {
 }
 
 impl Shown {
-    /// What `diff` (of `path`, whose new text is `new`) shows.
-    pub fn of(diff: &LineDiff<'_>, path: &str, new: &Tagged<'_>) -> Shown {
+    /// What `diff` (of `path`, whose new text's tag is `tag`) shows.
+    pub fn of(diff: &LineDiff<'_>, path: &str, tag: &str) -> Shown {
         Shown {
             unified: diff.unified(path),
             first: diff.first_changed_line(),
-            tag: new.tag().to_owned(),
+            tag: tag.to_owned(),
         }
     }
 }
@@ -80,12 +87,12 @@ impl Shown {
 pub(crate) fn change_report_shown(
     path: &str,
     op: FileOp,
-    (old, new): (&str, &str),
+    (old, new): (&str, &Pieces<'_>),
     shown: Shown,
     (form, written): (Option<AnchorForm>, bool),
 ) -> FileReport {
     let anchors = match form {
-        Some(form) if written && op != FileOp::Delete => regions(old, new, form),
+        Some(form) if written && op != FileOp::Delete => regions_of(old, new, form),
         _ => Vec::new(),
     };
     FileReport {

@@ -1,6 +1,10 @@
 //! Splice, guard, encode: one file's resolved edits turned into the bytes to write.
 
-use hashline_core::{splice, splice_runs, Edit, LineChange, OutLine, SpliceError, TextFile};
+use hashline_core::{
+    splice, splice_runs, Edit, LineChange, OutLine, Pieces, SpliceError, TextFile,
+};
+
+use super::new_text::NewText;
 
 use crate::guard::{self, GuardOptions, GuardRefusal};
 
@@ -38,8 +42,8 @@ pub(crate) struct Spliced {
     /// The output lines, in terms of the original lines (empty for a
     /// [plain](TextFile::is_plain) file, whose new bytes are its new text).
     pub out: Vec<OutLine>,
-    /// The new LF text.
-    pub text: String,
+    /// The new LF text (a plain file's: spliced from its text, not joined).
+    pub text: NewText,
 }
 
 /// Splice `edits` (in the numbering of `lines`, the lines of `file`) into `file`.
@@ -49,16 +53,15 @@ pub(crate) fn splice_file(
     edits: &[Edit],
 ) -> Result<Spliced, SpliceError> {
     // A plain file's bytes are its text: no output lines are needed to encode it, only the
-    // runs of kept lines between the edits.
-    if file.is_plain() {
-        let text = file.render_runs(lines, &splice_runs(lines, edits)?);
+    // runs of kept lines between the edits, and its new text is held as ranges of the old.
+    if let Some(text) = file.splice_pieces(lines, &splice_runs(lines, edits)?) {
         return Ok(Spliced {
             out: Vec::new(),
-            text,
+            text: NewText::Spliced(text),
         });
     }
     let out = splice(lines, edits)?;
-    let text = file.render_text(&out);
+    let text = file.render_text(&out).into();
     Ok(Spliced { out, text })
 }
 
@@ -66,7 +69,7 @@ pub(crate) fn splice_file(
 #[derive(Debug, Clone)]
 pub(crate) struct Checked {
     /// The new LF text as spliced (see [`Encoded::reread`] for what a read will show).
-    pub text: String,
+    pub text: NewText,
     /// The bytes to write and what encoding them found.
     pub encoded: Encoded,
     /// The guard's `[W_…]` warnings.
@@ -90,9 +93,10 @@ pub(crate) fn guard_and_encode(
     // Encoded before the guard runs (its refusal still comes after the guard's) so that the
     // output lines are gone while the guard holds both texts.
     let Spliced { out, text } = spliced;
-    let encoded = encode(front.path, file, &out, &text);
+    let pieces = text.pieces(file.text());
+    let encoded = encode(front.path, file, &out, &pieces);
     drop(out);
-    let (warnings, changes) = guard(front, file.text(), lines, edits, &text, &opts)?;
+    let (warnings, changes) = guard(front, file.text(), lines, edits, &pieces, &opts)?;
     Ok(Checked {
         text,
         encoded: encoded?,
@@ -109,7 +113,7 @@ fn guard(
     before: &str,
     lines: &[&str],
     edits: &[Edit],
-    after: &str,
+    after: &Pieces<'_>,
     opts: &GuardOptions<'_>,
 ) -> Result<(Vec<String>, Vec<LineChange>), GuardRefusal> {
     let subject = guard::Subject::new(
@@ -141,13 +145,14 @@ pub(crate) struct Encoded {
 }
 
 /// Encode `out` (whose LF text is `text`) in `file`'s line endings (and legacy code page) and
-/// apply the re-read rule. A new line the file's code page cannot hold refuses the edit
+/// apply the re-read rule (a plain file's text is joined for it only when a new line holds a
+/// `\r` or the text starts with U+FEFF, the only cases a read shows differently). A new line the file's code page cannot hold refuses the edit
 /// (`E_UNENCODABLE`): it is never written in another encoding or replaced.
 fn encode(
     path: &str,
     file: &TextFile,
     out: &[OutLine],
-    text: &str,
+    text: &Pieces<'_>,
 ) -> Result<Encoded, GuardRefusal> {
     if let (Some(charset), Some((line, c))) = (file.charset(), file.unencodable(out)) {
         return Err(GuardRefusal {
@@ -164,7 +169,13 @@ fn encode(
     }
     let bytes = (!file.is_plain()).then(|| file.encode(out));
     let lost_bytes = file.lost_bytes_warning(out);
-    let reread = file.reread(text, bytes.as_deref().unwrap_or(text.as_bytes()));
+    let suspect = !file.is_plain() || text.contains('\r') || text.starts_with("\u{FEFF}");
+    let reread = suspect
+        .then(|| {
+            let text = text.to_text();
+            file.reread(&text, bytes.as_deref().unwrap_or(text.as_bytes()))
+        })
+        .flatten();
     let reread_warning = if file.charset().is_some() {
         REREAD_CHARSET
     } else {
@@ -194,7 +205,8 @@ mod tests {
         }
     }
 
-    fn run(bytes: &[u8], edit: Edit) -> Result<Checked, GuardRefusal> {
+    /// The text read and what came of `edit`.
+    fn run(bytes: &[u8], edit: Edit) -> Result<(String, Checked), GuardRefusal> {
         let file = TextFile::decode(bytes.to_vec());
         let lines: Vec<&str> = file.line_slices();
         let edits = vec![edit];
@@ -206,20 +218,21 @@ mod tests {
             label: &guard::op_label,
             allow_syntax_errors: false,
         };
-        guard_and_encode(
+        let checked = guard_and_encode(
             &front,
             &file,
             &lines,
             &edits,
             spliced,
             &GuardOptions::default(),
-        )
+        )?;
+        Ok((file.text().to_owned(), checked))
     }
 
     #[test]
     fn untouched_lines_keep_their_endings() {
-        let checked = run(b"a\r\nb\r\nc\r\n", replace(2, &["B"])).expect("checked");
-        assert_eq!(checked.text, "a\nB\nc\n");
+        let (old, checked) = run(b"a\r\nb\r\nc\r\n", replace(2, &["B"])).expect("checked");
+        assert!(checked.text.is(&old, "a\nB\nc\n"));
         assert_eq!(
             checked.encoded.bytes.as_deref(),
             Some(&b"a\r\nB\r\nc\r\n"[..])
@@ -229,18 +242,22 @@ mod tests {
 
     #[test]
     fn a_plain_file_is_written_as_its_new_text() {
-        let checked = run(b"a\nb\nc\n", replace(2, &["B"])).expect("checked");
-        assert_eq!(checked.text, "a\nB\nc\n");
+        let (old, checked) = run(b"a\nb\nc\n", replace(2, &["B"])).expect("checked");
+        assert!(checked.text.is(&old, "a\nB\nc\n"));
+        assert!(
+            matches!(checked.text, NewText::Spliced(_)),
+            "held as pieces of the old text"
+        );
         assert_eq!(checked.encoded.bytes, None);
-        let bom = run(b"a\nb\n", replace(1, &["\u{FEFF}a"])).expect("checked");
+        let (old, bom) = run(b"a\nb\n", replace(1, &["\u{FEFF}a"])).expect("checked");
         assert_eq!(bom.encoded.bytes, None);
-        assert_eq!(bom.text, "\u{FEFF}a\nb\n");
+        assert!(bom.text.is(&old, "\u{FEFF}a\nb\n"));
         assert_eq!(bom.encoded.reread.as_deref(), Some("a\nb\n"));
     }
 
     #[test]
     fn a_leading_feff_reads_back_as_a_bom() {
-        let checked = run(b"a\nb\n", replace(1, &["\u{FEFF}a"])).expect("checked");
+        let (_, checked) = run(b"a\nb\n", replace(1, &["\u{FEFF}a"])).expect("checked");
         assert_eq!(checked.encoded.reread.as_deref(), Some("a\nb\n"));
     }
 

@@ -204,7 +204,9 @@ fn run(
         return Err(missing(&shown));
     };
     warnings.extend(done.warnings.iter().cloned());
-    let (old, new) = (done.old_text.as_str(), done.new_text.as_str());
+    // The seed's reply and the undo entry need the new text in one buffer.
+    let joined = done.new_pieces().to_text();
+    let (old, new) = (done.old_text.as_str(), &*joined);
     if !opts.dry_run && !matches!(front.command, Command::UndoEdit) {
         let entry = UndoEntry {
             before: (done.land != Land::Create).then(|| old.to_owned()),

@@ -105,6 +105,10 @@ impl SyntaxCheck for TreeSitterSyntax {
         checked_lang(path).is_some()
     }
 
+    fn max_bytes(&self) -> usize {
+        MAX_BYTES
+    }
+
     fn introduced(&self, path: &Path, before: &str, after: &str) -> Option<SyntaxIssue> {
         introduced_in(checked_lang(path)?, before, after)
     }
