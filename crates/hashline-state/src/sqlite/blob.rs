@@ -325,6 +325,28 @@ mod tests {
         }
     }
 
+    /// XXH3 takes other paths for short and long inputs: the streaming digest of any cut
+    /// equals the one-shot digest of the joined text at every length class.
+    #[test]
+    fn a_text_in_parts_has_the_digest_of_the_joined_text() {
+        let long: String = (0..5000)
+            .map(|i| (b'a' + (i * 7 % 26) as u8) as char)
+            .collect();
+        for len in [0, 1, 16, 17, 128, 129, 240, 241, 1024, 1025, 5000] {
+            let text = &long[..len];
+            for (a, b) in [
+                (0, len),
+                (len / 2, len / 2),
+                (1.min(len), len / 3 * 2),
+                (len / 4, len),
+            ] {
+                let (a, b) = (a.min(b), a.max(b));
+                let parts = Pieces::new([&text[..a], &text[a..b], &text[b..]]);
+                assert_eq!(digest_pieces(&parts), digest(text), "{len}: {a}, {b}");
+            }
+        }
+    }
+
     #[test]
     fn a_blob_round_trips_and_is_written_once() {
         let dir = tempfile::tempdir().expect("temp dir");
