@@ -1,6 +1,6 @@
-//! Throughput of the anchors every read computes: the whole-file tag (of one text, and of
-//! one in three parts), hash-json line hashes and
-//! lineid IDs, on 1 MiB of code-like text (criterion; `cargo bench -p hashline-anchor`).
+//! Throughput of the anchors every read computes: the whole-file tag (of one text, and of one
+//! in three parts), hash-json line hashes and lineid IDs, on 1 MiB of code-like text
+//! (criterion; `cargo bench -p hashline-anchor`).
 
 use std::fmt::Write as _;
 use std::hint::black_box;

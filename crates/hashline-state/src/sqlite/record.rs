@@ -59,7 +59,13 @@ impl SqliteStore {
             if legacy {
                 // Only a database of schema 1 has such rows: a large text in parts is joined
                 // for them.
-                let text = if in_blob { text.to_text() } else { row_text.clone() };
+                let joined;
+                let text: &str = if in_blob {
+                    joined = text.to_text();
+                    &joined
+                } else {
+                    &row_text
+                };
                 tx.prepare_cached(
                     "DELETE FROM state_snapshot WHERE session = ?1 AND path = ?2 AND tag = ?3
                      AND digest IS NULL AND text = ?4",
