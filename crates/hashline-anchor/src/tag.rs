@@ -8,6 +8,7 @@
 
 use std::fmt::Write as _;
 
+use hashline_core::Pieces;
 use xxhash_rust::xxh32::Xxh32;
 
 use crate::page::{digits, Budget};
@@ -33,7 +34,43 @@ fn trim_trailing_blanks(bytes: &[u8]) -> &[u8] {
 /// sees a few large updates, not one per line.
 pub fn file_tag(text: &str) -> String {
     let mut hasher = Xxh32::new(0);
-    let bytes = text.as_bytes();
+    // The blanks the text ends with are deleted.
+    let _ = hash_held_back(&mut hasher, text.as_bytes());
+    render(&hasher)
+}
+
+/// [`file_tag`] of the text `text` is made of, read part by part without joining it: the
+/// same tag for any cut of a text into parts (a run of trailing blanks may go on from one
+/// part into the next: the blanks a part ends with are held back until what follows them
+/// says whether they end a line).
+pub fn file_tag_pieces(text: &Pieces<'_>) -> String {
+    let mut hasher = Xxh32::new(0);
+    // The blanks read but not hashed yet, in order: they end every part since the last
+    // non-blank byte (parts of nothing but blanks included).
+    let mut held: Vec<&[u8]> = Vec::new();
+    for part in text.parts() {
+        let bytes = part.as_bytes();
+        match bytes.iter().position(|&b| !is_trailing_blank(b)) {
+            // Blanks only: whether they end a line is still open.
+            None => {
+                held.push(bytes);
+                continue;
+            }
+            // The held blanks (and the part's first) sit before a `\n`: deleted.
+            Some(first) if bytes[first] == b'\n' => held.clear(),
+            // Text follows them: they are kept.
+            Some(_) => held.drain(..).for_each(|blanks| hasher.update(blanks)),
+        }
+        held.push(hash_held_back(&mut hasher, bytes));
+    }
+    // The blanks the text ends with are deleted.
+    render(&hasher)
+}
+
+/// Hash `bytes` into `hasher` normalized, except the run of trailing blanks it ends with,
+/// which is returned (the caller deletes it at the end of the text, or hashes it when text
+/// follows). Runs of lines without trailing blanks go in as one slice.
+fn hash_held_back<'b>(hasher: &mut Xxh32, bytes: &'b [u8]) -> &'b [u8] {
     // `from`: the first byte not hashed yet; `line`: where the current line starts.
     let mut from = 0;
     let mut line = 0;
@@ -45,7 +82,13 @@ pub fn file_tag(text: &str) -> String {
         }
         line = newline + 1;
     }
-    hasher.update(&bytes[from..line + trim_trailing_blanks(&bytes[line..]).len()]);
+    let end = line + trim_trailing_blanks(&bytes[line..]).len();
+    hasher.update(&bytes[from..end]);
+    &bytes[end..]
+}
+
+/// The tag a hasher's digest renders as: its low 16 bits in four upper-case hex digits.
+fn render(hasher: &Xxh32) -> String {
     format!("{:04X}", hasher.digest() & 0xFFFF)
 }
 
@@ -266,6 +309,51 @@ mod tests {
             "no newline at all   ",
         ] {
             assert_eq!(file_tag(text), reference(text), "{text:?}");
+        }
+    }
+
+    /// A text cut anywhere into pieces has the tag of the whole text, however its trailing
+    /// blanks fall on the cuts.
+    #[test]
+    fn pieces_cut_anywhere_have_the_tag_of_the_whole() {
+        for text in [
+            "a \t\r\nb  \n\nc \r",
+            " \n\t",
+            "x  y \n",
+            "  ",
+            "a\r\r\n \n",
+        ] {
+            for i in 0..=text.len() {
+                for j in i..=text.len() {
+                    let p = Pieces::new([&text[..i], &text[i..j], &text[j..]]);
+                    assert_eq!(
+                        file_tag_pieces(&p),
+                        file_tag(text),
+                        "{text:?} cut at {i}, {j}"
+                    );
+                }
+            }
+        }
+        assert_eq!(file_tag_pieces(&Pieces::default()), file_tag(""));
+        assert_eq!(
+            file_tag_pieces(&Pieces::new([" ", "\t", "\r"])),
+            file_tag("")
+        );
+        assert_eq!(
+            file_tag_pieces(&Pieces::new(["a ", " ", "b"])),
+            file_tag("a  b")
+        );
+    }
+
+    proptest::proptest! {
+        /// Any parts, line-aligned or not, tag as the text they join into.
+        #[test]
+        fn any_parts_tag_as_their_joined_text(
+            parts in proptest::collection::vec("[a \t\r\n]{0,6}", 0..12),
+        ) {
+            let joined = parts.concat();
+            let pieces = Pieces::new(parts.iter().map(String::as_str));
+            proptest::prop_assert_eq!(file_tag_pieces(&pieces), file_tag(&joined));
         }
     }
 

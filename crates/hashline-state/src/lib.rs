@@ -35,6 +35,7 @@ mod undo;
 #[cfg(any(feature = "sqlite", test))]
 pub(crate) use hashline_anchor::tag::file_tag;
 pub use hashline_anchor::tag::Tagged;
+use hashline_core::Pieces;
 pub(crate) use limits::{now_ms, Limits};
 
 pub use memory::MemoryStore;
@@ -127,6 +128,42 @@ pub trait SnapshotStore: Send + Sync {
     /// default does nothing.
     fn discard(&self, text: &str) {
         let _ = text;
+    }
+    /// [`SnapshotStore::record`] of the text `text` is made of (an edited file's new text,
+    /// held as the parts it was spliced from): the same tag, rows and read fusion as
+    /// recording the joined text. `tag`, when given, must be that text's tag
+    /// ([`hashline_anchor::tag::file_tag_pieces`]): it is not hashed again. A store may record
+    /// it without joining it; the default joins it (unless it is one part) and records that.
+    fn record_pieces(
+        &self,
+        path: &str,
+        text: &Pieces<'_>,
+        tag: Option<&str>,
+    ) -> Result<String, StoreError> {
+        let text = text.to_text();
+        match tag {
+            Some(tag) => {
+                let known = std::sync::OnceLock::from(tag.to_owned());
+                self.record_tagged(path, &Tagged::cached(&text, &known))
+            }
+            None => self.record(path, &text),
+        }
+    }
+    /// [`SnapshotStore::prepare`] of the text `text` is made of, which is about to be
+    /// [recorded](SnapshotStore::record_pieces). The default prepares a text of one part and
+    /// does nothing for others (it would have to join them).
+    fn prepare_pieces(&self, text: &Pieces<'_>) {
+        if let Some(whole) = text.as_whole() {
+            self.prepare(whole);
+        }
+    }
+    /// [`SnapshotStore::discard`] of the text `text` is made of, [prepared](
+    /// SnapshotStore::prepare_pieces) but not recorded after all. The default discards a text
+    /// of one part and does nothing for others (as [`SnapshotStore::prepare_pieces`]).
+    fn discard_pieces(&self, text: &Pieces<'_>) {
+        if let Some(whole) = text.as_whole() {
+            self.discard(whole);
+        }
     }
     /// The newest version of `path`.
     fn head(&self, path: &str) -> Result<Option<Snapshot>, StoreError>;

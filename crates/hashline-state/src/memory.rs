@@ -238,6 +238,20 @@ mod tests {
         assert_eq!(versions(&store, "/p", |s| s.tag), vec![a, b]);
     }
 
+    /// The provided `record_pieces` records the joined text (with the tag it is given).
+    #[test]
+    fn parts_are_recorded_as_their_joined_text() {
+        let store = MemoryStore::new();
+        let parts = hashline_core::Pieces::new(["a  \n", "b", "\n"]);
+        let tag = store.record_pieces("/p", &parts, None).expect("infallible");
+        assert_eq!(tag, crate::file_tag("a  \nb\n"));
+        assert_eq!(store.record("/p", "a  \nb\n").expect("infallible"), tag);
+        assert_eq!(versions(&store, "/p", |s| s.text), vec!["a  \nb\n"]);
+        let known = store.record_pieces("/q", &parts, Some(&tag));
+        assert_eq!(known.expect("infallible"), tag);
+        assert_eq!(versions(&store, "/q", |s| s.tag), vec![tag]);
+    }
+
     #[test]
     fn head_refreshes_recency() {
         let store = MemoryStore::with_limits(2, 4);

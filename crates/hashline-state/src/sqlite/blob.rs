@@ -11,14 +11,34 @@ use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use hashline_anchor::tag::file_tag_pieces;
+use hashline_core::Pieces;
+
 /// Texts at least this long go to a blob file; shorter ones stay in their row (a small read
 /// costs no file of its own).
 pub(crate) const BLOB_MIN_BYTES: usize = 64 * 1024;
 
 /// The content digest of `text`: XXH3-128 and the length, as hex (`<32 hex>-<len hex>`).
 pub(crate) fn digest(text: &str) -> String {
-    let hash = xxhash_rust::xxh3::xxh3_128(text.as_bytes());
-    format!("{hash:032x}-{:x}", text.len())
+    named(xxhash_rust::xxh3::xxh3_128(text.as_bytes()), text.len())
+}
+
+/// [`digest`] of the text `text` is made of, hashed part by part (streaming XXH3-128, the
+/// same hash as of the joined text) unless it is one part.
+pub(crate) fn digest_pieces(text: &Pieces<'_>) -> String {
+    if let Some(whole) = text.as_whole() {
+        return digest(whole);
+    }
+    let mut hasher = xxhash_rust::xxh3::Xxh3Default::new();
+    text.parts()
+        .iter()
+        .for_each(|p| hasher.update(p.as_bytes()));
+    named(hasher.digest128(), text.len())
+}
+
+/// A digest's text: the hash and the length.
+fn named(hash: u128, len: usize) -> String {
+    format!("{hash:032x}-{len:x}")
 }
 
 /// The length in bytes of the text a digest names (the digest ends in it, in hex).
@@ -39,13 +59,17 @@ fn file(dir: &Path, digest: &str) -> PathBuf {
 
 /// Make sure the blob of `text` (whose digest is `digest`) exists in `dir`: compressed into a
 /// temporary file beside it, then renamed into place. Nothing is written when it exists.
-pub(crate) fn ensure(dir: &Path, digest: &str, text: &str) -> std::io::Result<()> {
+pub(crate) fn ensure(dir: &Path, digest: &str, text: &Pieces<'_>) -> std::io::Result<()> {
     stage(dir, digest, text)?.map_or(Ok(()), Staged::place)
 }
 
 /// The blob of `text` (whose digest is `digest`) compressed into a temporary file in `dir`,
 /// to be [placed](Staged::place) inside a write transaction; `None` when `dir` holds it.
-pub(crate) fn stage(dir: &Path, digest: &str, text: &str) -> std::io::Result<Option<Staged>> {
+pub(crate) fn stage(
+    dir: &Path,
+    digest: &str,
+    text: &Pieces<'_>,
+) -> std::io::Result<Option<Staged>> {
     let target = file(dir, digest);
     if target.is_file() {
         return Ok(None);
@@ -59,7 +83,7 @@ pub(crate) fn stage(dir: &Path, digest: &str, text: &str) -> std::io::Result<Opt
     };
     let mut out = File::create(&staged.temp)?;
     let spill = dir.join(format!("{digest}.{}.{n}.half.tmp", std::process::id()));
-    super::frame::write(&mut out, text.as_bytes(), &spill)?;
+    super::frame::write(&mut out, text, &spill)?;
     Ok(Some(staged))
 }
 
@@ -69,7 +93,7 @@ pub(crate) fn place_or_ensure(
     staged: Option<Staged>,
     dir: &Path,
     digest: &str,
-    text: &str,
+    text: &Pieces<'_>,
 ) -> std::io::Result<()> {
     match staged {
         Some(staged) => staged.place(),
@@ -126,11 +150,12 @@ pub(crate) struct Hashed {
 /// (or has it) and then joins the compression from the back, while this one takes the digest, looks for the blob and
 /// compresses from the front ([`super::frame::Blocks`]). A read of a file recorded before
 /// compresses nothing (its blob exists); the blob is ready before the record's write
-/// transaction, which then only renames it.
-pub(crate) fn hash_and_stage(dir: &Path, text: &str, tag: Option<&str>) -> Hashed {
+/// transaction, which then only renames it. A text held as parts is hashed and compressed
+/// from them, never joined.
+pub(crate) fn hash_and_stage(dir: &Path, text: &Pieces<'_>, tag: Option<&str>) -> Hashed {
     let n = next_temp();
     let spill = dir.join(format!("back.{}.{n}.tmp", std::process::id()));
-    let blocks = super::frame::Blocks::of(text.as_bytes());
+    let blocks = super::frame::Blocks::of_pieces(text);
     // The directory first: the helper may open its spill file in it before this thread has
     // taken the digest (staging then failed, and the record compressed the text again).
     let writable = std::fs::create_dir_all(dir).is_ok();
@@ -140,7 +165,7 @@ pub(crate) fn hash_and_stage(dir: &Path, text: &str, tag: Option<&str>) -> Hashe
     // Without a second thread the front claims every block, and the tag is hashed after it.
     let ((digest, front), (tag, back)) = hashline_core::par::both(
         || {
-            let digest = digest(text);
+            let digest = digest_pieces(text);
             let target = file(dir, &digest);
             if !writable || target.is_file() {
                 blocks.close();
@@ -162,7 +187,7 @@ pub(crate) fn hash_and_stage(dir: &Path, text: &str, tag: Option<&str>) -> Hashe
             (digest, Some((out, staged)))
         },
         || {
-            let tag = tag.map_or_else(|| crate::file_tag(text), str::to_owned);
+            let tag = tag.map_or_else(|| file_tag_pieces(text), str::to_owned);
             (tag, blocks.back(&spill))
         },
     );
@@ -253,7 +278,7 @@ mod tests {
             "let x = 1;\n".repeat(600_000),
         ] {
             let d = digest(&text);
-            let hashed = hash_and_stage(&blobs, &text, None);
+            let hashed = hash_and_stage(&blobs, &Pieces::whole(&text), None);
             assert_eq!(
                 (hashed.tag.as_str(), hashed.digest.as_str()),
                 (crate::file_tag(&text).as_str(), d.as_str())
@@ -269,7 +294,7 @@ mod tests {
             assert_eq!(names(&blobs), vec![format!("{d}.lz4")]);
             assert_eq!(load(&blobs, &d).expect("load"), text);
             // Hashed again: the blob exists, nothing is compressed or left behind.
-            let again = hash_and_stage(&blobs, &text, None);
+            let again = hash_and_stage(&blobs, &Pieces::whole(&text), None);
             assert!(again.staged.is_none());
             assert_eq!(again.digest, d);
             assert_eq!(names(&blobs), vec![format!("{d}.lz4")]);
@@ -277,7 +302,11 @@ mod tests {
         }
         // A staged blob that is not placed leaves nothing.
         let text = "abc\n".repeat(50_000);
-        drop(hash_and_stage(&blobs, &text, None).staged.expect("staged"));
+        drop(
+            hash_and_stage(&blobs, &Pieces::whole(&text), None)
+                .staged
+                .expect("staged"),
+        );
         assert!(names(&blobs).is_empty());
     }
 
@@ -289,10 +318,32 @@ mod tests {
         for _ in 0..40 {
             let dir = tempfile::tempdir().expect("temp dir");
             let blobs = dir.path().join("a").join("blobs");
-            let staged = hash_and_stage(&blobs, &text, None).staged;
+            let staged = hash_and_stage(&blobs, &Pieces::whole(&text), None).staged;
             assert!(staged.is_some(), "a new text's blob is staged");
             drop(staged);
             assert!(names(&blobs).is_empty());
+        }
+    }
+
+    /// XXH3 takes other paths for short and long inputs: the streaming digest of any cut
+    /// equals the one-shot digest of the joined text at every length class.
+    #[test]
+    fn a_text_in_parts_has_the_digest_of_the_joined_text() {
+        let long: String = (0..5000)
+            .map(|i| (b'a' + (i * 7 % 26) as u8) as char)
+            .collect();
+        for len in [0, 1, 16, 17, 128, 129, 240, 241, 1024, 1025, 5000] {
+            let text = &long[..len];
+            for (a, b) in [
+                (0, len),
+                (len / 2, len / 2),
+                (1.min(len), len / 3 * 2),
+                (len / 4, len),
+            ] {
+                let (a, b) = (a.min(b), a.max(b));
+                let parts = Pieces::new([&text[..a], &text[a..b], &text[b..]]);
+                assert_eq!(digest_pieces(&parts), digest(text), "{len}: {a}, {b}");
+            }
         }
     }
 
@@ -301,10 +352,10 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let text = "fn main() {}\n".repeat(10_000);
         let d = digest(&text);
-        ensure(dir.path(), &d, &text).expect("write");
+        ensure(dir.path(), &d, &Pieces::whole(&text)).expect("write");
         let path = file(dir.path(), &d);
         let first = std::fs::metadata(&path).expect("blob").modified().ok();
-        ensure(dir.path(), &d, &text).expect("again");
+        ensure(dir.path(), &d, &Pieces::whole(&text)).expect("again");
         assert_eq!(
             std::fs::metadata(&path).expect("blob").modified().ok(),
             first
@@ -320,7 +371,7 @@ mod tests {
     fn a_blob_that_does_not_match_its_name_is_refused() {
         let dir = tempfile::tempdir().expect("temp dir");
         let d = digest("one");
-        ensure(dir.path(), &d, "two").expect("write under the wrong name");
+        ensure(dir.path(), &d, &Pieces::whole("two")).expect("write under the wrong name");
         assert!(load(dir.path(), &d).is_err());
     }
 

@@ -8,11 +8,18 @@
 //! starts late (it hashed the text first) simply does fewer. [`finish`] has the kernel
 //! append the back's blocks in order (`copy_file_range`: the compressed half never sits in
 //! memory) and closes the frame.
+//!
+//! The text may be held as parts ([`Pieces`], an edited file's new text): its blocks are cut
+//! across them, so the frame is byte for byte the one of the joined text, which is never
+//! built.
 
 use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::ops::Range;
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
+
+use hashline_core::Pieces;
 
 /// The uncompressed size of a frame's blocks: 256 KiB keeps each block's buffers in the cache
 /// (lz4_flex's encoder picks 4 MiB blocks for a big write: three fresh 4 MiB buffers, thousands
@@ -36,8 +43,15 @@ fn header() -> [u8; 7] {
 }
 
 /// The blocks of one text, claimed by at most two threads from opposite ends.
+///
+/// The text may come in parts ([`Blocks::of`]): a block that lies inside one part is
+/// compressed from it in place, one that straddles parts is first copied into its thread's
+/// block buffer, so the parts are never joined.
 pub(crate) struct Blocks<'t> {
-    blocks: Vec<&'t [u8]>,
+    /// The slices the blocks are made of, in order: block `i` is
+    /// `segments[blocks[i].clone()]` (one slice unless it straddles parts).
+    segments: Vec<&'t [u8]>,
+    blocks: Vec<Range<usize>>,
     /// The first block nobody claimed from the front, and one past the last nobody claimed
     /// from the back: the unclaimed blocks are `front..back`.
     free: Mutex<(usize, usize)>,
@@ -51,13 +65,51 @@ pub(crate) struct Back {
 }
 
 impl<'t> Blocks<'t> {
-    /// The blocks of `bytes`, none claimed yet.
-    pub(crate) fn of(bytes: &'t [u8]) -> Blocks<'t> {
-        let blocks: Vec<&[u8]> = bytes.chunks(BLOCK).collect();
+    /// The blocks of the text made of `parts` (in order), none claimed yet: cut every
+    /// [`BLOCK`] bytes of the text, wherever its parts begin and end.
+    pub(crate) fn of(parts: impl IntoIterator<Item = &'t [u8]>) -> Blocks<'t> {
+        let (mut segments, mut blocks) = (Vec::new(), Vec::new());
+        // `first`: the first segment of the block being cut; `room`: the bytes it still takes.
+        let (mut first, mut room) = (0, BLOCK);
+        for part in parts {
+            let mut rest = part;
+            while !rest.is_empty() {
+                let (head, tail) = rest.split_at(rest.len().min(room));
+                segments.push(head);
+                room -= head.len();
+                rest = tail;
+                if room == 0 {
+                    blocks.push(first..segments.len());
+                    (first, room) = (segments.len(), BLOCK);
+                }
+            }
+        }
+        if first < segments.len() {
+            blocks.push(first..segments.len());
+        }
         let back = blocks.len();
         Blocks {
+            segments,
             blocks,
             free: Mutex::new((0, back)),
+        }
+    }
+
+    /// The blocks of `text`, none claimed yet.
+    pub(crate) fn of_pieces(text: &Pieces<'t>) -> Blocks<'t> {
+        Blocks::of(text.parts().iter().map(|p| p.as_bytes()))
+    }
+
+    /// The bytes of block `block`: borrowed from the text when it lies in one part, else
+    /// copied into `joined` (the calling thread's block buffer).
+    fn bytes<'b>(&'b self, block: &Range<usize>, joined: &'b mut Vec<u8>) -> &'b [u8] {
+        match &self.segments[block.clone()] {
+            [one] => one,
+            several => {
+                joined.clear();
+                several.iter().for_each(|s| joined.extend_from_slice(s));
+                joined
+            }
         }
     }
 
@@ -65,7 +117,7 @@ impl<'t> Blocks<'t> {
     /// up to [`BACK_RUN`] of them, fewer (down to one) as the unclaimed ones run out, so the
     /// two threads still meet about when both finish. The run is in the frame's order; empty
     /// when nothing is left.
-    fn claim(&self, from_front: bool) -> &[&'t [u8]] {
+    fn claim(&self, from_front: bool) -> &[Range<usize>] {
         let mut free = self.free.lock().unwrap_or_else(PoisonError::into_inner);
         let (front, back) = &mut *free;
         let left = back.saturating_sub(*front);
@@ -87,9 +139,9 @@ impl<'t> Blocks<'t> {
     pub(crate) fn front(&self, out: &mut File) -> std::io::Result<()> {
         let mut w = BufWriter::with_capacity(1 << 16, out);
         w.write_all(&header())?;
-        let mut buf = Vec::new();
+        let (mut buf, mut joined) = (Vec::new(), Vec::new());
         while let [block] = self.claim(true) {
-            framed_block(block, &mut buf, &mut w)?;
+            framed_block(self.bytes(block, &mut joined), &mut buf, &mut w)?;
         }
         w.flush()
     }
@@ -110,11 +162,12 @@ impl<'t> Blocks<'t> {
             .truncate(true)
             .open(spill)?;
         let mut w = BufWriter::with_capacity(1 << 16, file);
-        let (mut parts, mut at, mut buf) = (Vec::new(), 0u64, Vec::new());
+        let (mut parts, mut at) = (Vec::new(), 0u64);
+        let (mut buf, mut joined) = (Vec::new(), Vec::new());
         while !run.is_empty() {
             let mut len = 0;
             for block in run {
-                len += framed_block(block, &mut buf, &mut w)?;
+                len += framed_block(self.bytes(block, &mut joined), &mut buf, &mut w)?;
             }
             parts.push((at, len));
             at += len;
@@ -148,11 +201,12 @@ pub(crate) fn finish(out: &mut File, back: Option<Back>) -> std::io::Result<()> 
     out.write_all(&[0, 0, 0, 0])
 }
 
-/// `bytes` as one whole frame into `out`: from [`PARALLEL_BYTES`] on, a second thread
-/// compresses blocks from the back into the file `spill` (removed afterwards).
-pub(crate) fn write(out: &mut File, bytes: &[u8], spill: &Path) -> std::io::Result<()> {
-    let blocks = Blocks::of(bytes);
-    if bytes.len() < PARALLEL_BYTES {
+/// `text` as one whole frame into `out` (the same frame whatever parts it comes in): from
+/// [`PARALLEL_BYTES`] on, a second thread compresses blocks from the back into the file
+/// `spill` (removed afterwards).
+pub(crate) fn write(out: &mut File, text: &Pieces<'_>, spill: &Path) -> std::io::Result<()> {
+    let blocks = Blocks::of_pieces(text);
+    if text.len() < PARALLEL_BYTES {
         blocks.front(out)?;
         return finish(out, None);
     }
@@ -217,10 +271,17 @@ mod tests {
             let dir = tempfile::tempdir().expect("temp dir");
             let (path, spill) = (dir.path().join("f"), dir.path().join("half"));
             let mut out = File::create(&path).expect("create");
-            write(&mut out, text.as_bytes(), &spill).expect("frame");
+            write(&mut out, &Pieces::whole(&text), &spill).expect("frame");
             drop(out);
             assert!(!spill.exists(), "the spilled half is removed");
             let frame = std::fs::read(&path).expect("read");
+            // The same text in three parts gives the same bytes.
+            let (a, b) = (len / 3, len * 2 / 3);
+            let parts = Pieces::new([&text[..a], &text[a..b], &text[b..]]);
+            let mut out = File::create(&path).expect("create");
+            write(&mut out, &parts, &spill).expect("frame of the parts");
+            drop(out);
+            assert_eq!(std::fs::read(&path).expect("read"), frame, "{len}");
             let mut back = Vec::new();
             lz4_flex::frame::FrameDecoder::new(&frame[..])
                 .read_to_end(&mut back)
@@ -240,7 +301,7 @@ mod tests {
     fn decoded(text: &str, back_first: bool) -> Vec<u8> {
         let dir = tempfile::tempdir().expect("temp dir");
         let (path, spill) = (dir.path().join("f"), dir.path().join("back"));
-        let blocks = Blocks::of(text.as_bytes());
+        let blocks = Blocks::of([text.as_bytes()]);
         let mut out = File::create(&path).expect("create");
         let back = if back_first {
             let back = blocks.back(&spill).expect("back");
@@ -272,7 +333,7 @@ mod tests {
     #[test]
     fn closed_blocks_are_claimed_by_nobody() {
         let text = mixed(3 * BLOCK);
-        let blocks = Blocks::of(text.as_bytes());
+        let blocks = Blocks::of([text.as_bytes()]);
         blocks.close();
         let dir = tempfile::tempdir().expect("temp dir");
         let spill = dir.path().join("back");
@@ -293,6 +354,7 @@ mod tests {
             noisy in proptest::collection::vec(proptest::bool::ANY, 12),
             delay_back in proptest::bool::ANY,
             delay_us in 0u64..20_000,
+            cuts in proptest::collection::vec(0usize..13 * BLOCK, 0..6),
         ) {
             let len = blocks * BLOCK + extra;
             let mut x = 0x2545_F491_4F6C_DD1Du64 ^ len as u64;
@@ -306,7 +368,14 @@ mod tests {
                 .collect();
             let dir = tempfile::tempdir().expect("temp dir");
             let (path, spill) = (dir.path().join("f"), dir.path().join("back"));
-            let shared = Blocks::of(&text);
+            // The text in parts cut anywhere (a block may straddle several).
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(len)).collect();
+            cuts.sort_unstable();
+            let ends = cuts.iter().copied().chain([len]);
+            let parts: Vec<&[u8]> = [0].into_iter().chain(cuts.iter().copied()).zip(ends)
+                .map(|(a, b)| &text[a..b])
+                .collect();
+            let shared = Blocks::of(parts);
             let mut out = File::create(&path).expect("create");
             let pause = std::time::Duration::from_micros(delay_us);
             let (front, back) = std::thread::scope(|scope| {
@@ -333,6 +402,12 @@ mod tests {
             let mut encoder = lz4_flex::frame::FrameEncoder::with_frame_info(info, Vec::new());
             encoder.write_all(&text).expect("encode");
             proptest::prop_assert_eq!(frame.len(), encoder.finish().expect("finish").len());
+            // Byte for byte the frame of the text in one part, on one thread.
+            let whole = Blocks::of([&text[..]]);
+            let mut one = File::create(dir.path().join("one")).expect("create");
+            whole.front(&mut one).expect("front");
+            finish(&mut one, None).expect("finish");
+            proptest::prop_assert_eq!(&frame, &std::fs::read(dir.path().join("one")).expect("read"));
         }
     }
 }

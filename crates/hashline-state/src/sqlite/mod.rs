@@ -9,7 +9,9 @@
 //!
 //! Texts of 64 KiB and more live outside the database (schema 2): compressed, content-addressed
 //! files under `<state>/blobs/` (see `blob.rs`), written once per distinct text, so recording a
-//! large file again (a read of an unchanged file) writes one small row and never the text. Rows
+//! large file again (a read of an unchanged file) writes one small row and never the text. A
+//! text held as parts ([`Pieces`], an edited file's new text) is hashed and compressed from
+//! its parts, never joined ([`SnapshotStore::record_pieces`]). Rows
 //! of schema 1 (the text in the row, no digest) stay readable; opening a schema-1 database
 //! migrates it in place.
 //!
@@ -23,11 +25,14 @@ mod record;
 mod schema;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_pieces;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
+use hashline_core::Pieces;
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
 use crate::evicted;
@@ -303,10 +308,14 @@ impl SnapshotStore for SqliteStore {
     }
 
     fn prepare(&self, text: &str) {
+        self.prepare_pieces(&Pieces::whole(text));
+    }
+
+    fn prepare_pieces(&self, text: &Pieces<'_>) {
         if text.len() < blob::BLOB_MIN_BYTES {
             return;
         }
-        let digest = blob::digest(text);
+        let digest = blob::digest_pieces(text);
         // Compressed outside the write lock, then listed and placed in one write transaction,
         // as a record does: a blob whose record never comes (the write refused, the process
         // killed) is collected like any unused one. A failure here is the record's to report,
@@ -320,10 +329,14 @@ impl SnapshotStore for SqliteStore {
     }
 
     fn discard(&self, text: &str) {
+        self.discard_pieces(&Pieces::whole(text));
+    }
+
+    fn discard_pieces(&self, text: &Pieces<'_>) {
         if text.len() < blob::BLOB_MIN_BYTES {
             return;
         }
-        let digest = blob::digest(text);
+        let digest = blob::digest_pieces(text);
         // In a write transaction, as every removal: a row of any process that uses the blob
         // keeps it. A failure leaves it to the next sweep.
         let _ = self.immediate(|tx| {
@@ -342,11 +355,20 @@ impl SnapshotStore for SqliteStore {
     }
 
     fn record(&self, path: &str, text: &str) -> Result<String, StoreError> {
-        self.record_with(path, text, None)
+        self.record_with(path, &Pieces::whole(text), None)
     }
 
     fn record_tagged(&self, path: &str, tagged: &crate::Tagged<'_>) -> Result<String, StoreError> {
-        self.record_with(path, tagged.text(), Some(tagged.tag()))
+        self.record_with(path, &Pieces::whole(tagged.text()), Some(tagged.tag()))
+    }
+
+    fn record_pieces(
+        &self,
+        path: &str,
+        text: &Pieces<'_>,
+        tag: Option<&str>,
+    ) -> Result<String, StoreError> {
+        self.record_with(path, text, tag)
     }
 
     fn head(&self, path: &str) -> Result<Option<Snapshot>, StoreError> {

@@ -2,28 +2,38 @@
 //! write transaction (read fusion, the bounds on versions and paths, the evicted tags, the
 //! blob of a large text and the collection of blobs no row uses any more).
 
+use std::borrow::Cow;
+
+use hashline_core::Pieces;
 use rusqlite::params;
 
 use super::{blob, io_error, sql_int, SqliteStore};
 use crate::{evicted, now_ms, StoreError};
 
 impl SqliteStore {
-    /// [`crate::SnapshotStore::record`], with the text's tag when the caller knows it.
+    /// [`crate::SnapshotStore::record`] of the text `text` is made of, with its tag when the
+    /// caller knows it. A large text is never joined: its blob is written from its parts.
     pub(super) fn record_with(
         &self,
         path: &str,
-        text: &str,
+        text: &Pieces<'_>,
         tag: Option<&str>,
     ) -> Result<String, StoreError> {
         // A large text is hashed (twice, unless its tag is given) and compressed (unless its
-        // blob exists) on two cores at once, before the write transaction.
+        // blob exists) on two cores at once, before the write transaction. A small one goes
+        // into its row: it is joined (when in parts) for it.
         let in_blob = text.len() >= blob::BLOB_MIN_BYTES;
+        let row_text = if in_blob {
+            Cow::Borrowed("")
+        } else {
+            text.to_text()
+        };
         let (tag, digest, staged) = if in_blob {
             let hashed = blob::hash_and_stage(&self.blobs, text, tag);
             (hashed.tag, hashed.digest, hashed.staged)
         } else {
-            let tag = tag.map_or_else(|| crate::file_tag(text), str::to_owned);
-            (tag, blob::digest(text), None)
+            let tag = tag.map_or_else(|| crate::file_tag(&row_text), str::to_owned);
+            (tag, blob::digest(&row_text), None)
         };
         if self.is_newest(path, &digest)? {
             // A read of an unchanged file: its text is the path's newest version and the path
@@ -47,6 +57,15 @@ impl SqliteStore {
                 )?
                 .query_row(params![session, path, tag], |row| row.get(0))?;
             if legacy {
+                // Only a database of schema 1 has such rows: a large text in parts is joined
+                // for them.
+                let joined;
+                let text: &str = if in_blob {
+                    joined = text.to_text();
+                    &joined
+                } else {
+                    &row_text
+                };
                 tx.prepare_cached(
                     "DELETE FROM state_snapshot WHERE session = ?1 AND path = ?2 AND tag = ?3
                      AND digest IS NULL AND text = ?4",
@@ -66,7 +85,7 @@ impl SqliteStore {
                 session,
                 path,
                 tag,
-                if in_blob { "" } else { text },
+                row_text,
                 time,
                 digest,
                 in_blob

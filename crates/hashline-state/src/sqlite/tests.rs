@@ -183,6 +183,24 @@ fn a_schema_1_database_is_migrated_and_its_rows_stay_readable() {
     assert!(!store
         .tag_collides("/small", &tag, "old\n")
         .expect("same text"));
+    // The same texts recorded as parts fuse with the old rows too.
+    let (half, parts) = (big.len() / 2, hashline_core::Pieces::new(["ol", "d\n"]));
+    let big_parts = hashline_core::Pieces::new([&big[..half], &big[half..]]);
+    store
+        .record_pieces("/big", &big_parts, None)
+        .expect("parts");
+    assert_eq!(store.versions("/big").expect("versions").len(), 1);
+    assert_eq!(
+        store.record_pieces("/small", &parts, None).expect("parts"),
+        tag
+    );
+    let texts: Vec<String> = store
+        .versions("/small")
+        .expect("versions")
+        .into_iter()
+        .map(|s| s.text)
+        .collect();
+    assert_eq!(texts, ["old\n", "new\n"]);
 }
 
 #[test]
