@@ -5,7 +5,6 @@ use std::borrow::Cow;
 
 use hashline_core::{ErrorCode, Pieces};
 
-use super::new_text::{discard_pieces, prepare_pieces, record_pieces};
 use hashline_state::{SnapshotStore, StoreError};
 
 use crate::fs::{FsError, Target};
@@ -71,7 +70,7 @@ impl Recorder<'_> {
     /// hashed it beside the write) and keeping the tag it gets for the reply otherwise.
     fn record_staged(&self, key: &str, staged: &Staged<'_>) -> Option<String> {
         let known = staged.tag.and_then(|cache| cache.get()).map(String::as_str);
-        let recorded = record_pieces(self.store, key, &staged.text, known);
+        let recorded = self.store.record_pieces(key, &staged.text, known);
         if let (Ok(tag), Some(cache)) = (&recorded, staged.tag) {
             // The store's tag of this very text (hashed beside its digest).
             let _ = cache.set(tag.clone());
@@ -184,11 +183,11 @@ pub(crate) fn commit(
         let store = recorder.store;
         let (written, ()) = hashline_core::par::both(
             || disk.write(changes),
-            || texts.iter().for_each(|t| prepare_pieces(store, t)),
+            || texts.iter().for_each(|t| store.prepare_pieces(t)),
         );
         if written.is_err() {
             // Nothing will be recorded: what was prepared goes now, not at some later sweep.
-            texts.iter().for_each(|t| discard_pieces(store, t));
+            texts.iter().for_each(|t| store.discard_pieces(t));
         }
         written?;
     }

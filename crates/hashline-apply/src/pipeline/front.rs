@@ -144,7 +144,7 @@ impl Done {
     /// The new text's tag, hashed now unless it was before.
     pub(crate) fn new_tag(&self) -> &str {
         self.new_tag
-            .get_or_init(|| super::new_text::tag_of(&self.new_pieces()))
+            .get_or_init(|| hashline_anchor::tag::file_tag_pieces(&self.new_pieces()))
     }
 
     /// The bytes read.

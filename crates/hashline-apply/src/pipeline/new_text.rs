@@ -55,39 +55,3 @@ impl NewText {
         self.pieces(old).eq_str(other)
     }
 }
-
-/// The whole-file tag of a text held in pieces.
-pub(crate) fn tag_of(text: &Pieces<'_>) -> String {
-    hashline_anchor::tag::file_tag(&text.to_text())
-}
-
-/// Record `text` at `path` in `store` (its tag when known).
-pub(crate) fn record_pieces(
-    store: &dyn hashline_state::SnapshotStore,
-    path: &str,
-    text: &Pieces<'_>,
-    tag: Option<&str>,
-) -> Result<String, hashline_state::StoreError> {
-    let joined = text.to_text();
-    match tag {
-        Some(tag) => {
-            let cache = std::sync::OnceLock::from(tag.to_owned());
-            store.record_tagged(path, &hashline_anchor::tag::Tagged::cached(&joined, &cache))
-        }
-        None => store.record(path, &joined),
-    }
-}
-
-/// [`hashline_state::SnapshotStore::prepare`] of `text`.
-pub(crate) fn prepare_pieces(store: &dyn hashline_state::SnapshotStore, text: &Pieces<'_>) {
-    if let Some(whole) = text.as_whole() {
-        store.prepare(whole);
-    }
-}
-
-/// [`hashline_state::SnapshotStore::discard`] of `text`.
-pub(crate) fn discard_pieces(store: &dyn hashline_state::SnapshotStore, text: &Pieces<'_>) {
-    if let Some(whole) = text.as_whole() {
-        store.discard(whole);
-    }
-}
