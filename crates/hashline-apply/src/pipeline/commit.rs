@@ -144,7 +144,7 @@ pub(crate) fn commit(
 ) -> Result<Vec<Vec<String>>, CommitError> {
     let mut changes = Vec::with_capacity(staged.len());
     for s in &staged {
-        let bytes = Cow::Borrowed(s.bytes);
+        let bytes = crate::fs::Content::from(s.bytes);
         let target = s.target;
         changes.push(match &s.landing {
             Landing::Update { expected } => Change::Write {
