@@ -58,5 +58,6 @@ mod outcome;
 mod pipeline;
 pub mod str_replace;
 
+pub use fs::Content;
 pub use outcome::{not_recorded, warnings_block, FileOp, FileReport, Outcome};
 pub use pipeline::disk::{normalize_path, Change, Disk, Entry, MemoryDisk};

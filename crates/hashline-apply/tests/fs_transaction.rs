@@ -96,7 +96,7 @@ fn create_onto_file_that_appeared_after_reading_is_refused() {
     assert_eq!(ws.read(&created).expect("read"), None);
     let mut tx = Transaction::new();
     tx.write(&a, Some(b"a1\n".to_vec()), b"a2\n".to_vec());
-    tx.write(&created, None, b"fresh\n".to_vec());
+    tx.create(&created, b"fresh\n".to_vec());
     // Another writer creates the file between our read and our commit.
     write(&ws, "new.txt", "appeared\n");
     let err = tx.commit(&ws).expect_err("create onto existing");
@@ -134,7 +134,7 @@ fn new_files_get_the_default_mode() {
     std::fs::write(ws.root().join("reference"), "x").expect("write");
     let target = ws.resolve("created.txt").expect("resolve");
     let mut tx = Transaction::new();
-    tx.write(&target, None, b"new\n".to_vec());
+    tx.create(&target, b"new\n".to_vec());
     tx.commit(&ws).expect("commit");
     let mode = |p: &str| {
         std::fs::metadata(ws.root().join(p))
@@ -208,7 +208,7 @@ fn a_file_in_place_of_a_parent_directory_is_refused_before_any_write() {
     let one = ws.resolve("one.txt").expect("resolve");
     let mut tx = Transaction::new();
     tx.write(&one, Some(b"one\n".to_vec()), b"changed\n".to_vec());
-    tx.write(&late, None, b"x\n".to_vec());
+    tx.create(&late, b"x\n".to_vec());
     let err = tx.commit(&ws).expect_err("parent is a file");
     assert_eq!(err.code(), ErrorCode::Io);
     assert_eq!(content(&ws, "one.txt").as_deref(), Some("one\n"));
@@ -304,7 +304,7 @@ fn create_in_new_subdirectory() {
     let (_dir, ws) = workspace();
     let target = ws.resolve("a/b/c/new.txt").expect("resolve");
     let mut tx = Transaction::new();
-    tx.write(&target, None, b"hello\n".to_vec());
+    tx.create(&target, b"hello\n".to_vec());
     tx.commit(&ws).expect("create");
     assert_eq!(content(&ws, "a/b/c/new.txt").as_deref(), Some("hello\n"));
     assert!(temps(ws.root()).is_empty());
@@ -316,7 +316,7 @@ fn create_onto_existing_and_duplicates_are_refused() {
     write(&ws, "here.txt", "x\n");
     let here = ws.resolve("here.txt").expect("resolve");
     let mut tx = Transaction::new();
-    tx.write(&here, None, b"y\n".to_vec());
+    tx.create(&here, b"y\n".to_vec());
     assert_eq!(
         tx.commit(&ws).expect_err("exists").code(),
         ErrorCode::FileExists
@@ -338,7 +338,7 @@ fn targets_of_another_workspace_are_refused() {
     let (_other_dir, other) = workspace();
     let foreign = other.resolve("f.txt").expect("resolve");
     let mut tx = Transaction::new();
-    tx.write(&foreign, None, b"x".to_vec());
+    tx.create(&foreign, b"x".to_vec());
     assert_eq!(
         tx.commit(&ws).expect_err("foreign").code(),
         ErrorCode::OutsideRoot

@@ -45,6 +45,21 @@ impl Print {
             hash: xxhash_rust::xxh3::xxh3_128(bytes),
         }
     }
+
+    /// The fingerprint of the concatenation of `parts`, hashed part by part (streamed XXH3-128:
+    /// the same print as of the joined bytes).
+    pub(super) fn of_parts<'p>(parts: impl IntoIterator<Item = &'p [u8]>) -> Print {
+        let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+        let mut len = 0u64;
+        for part in parts {
+            hasher.update(part);
+            len += part.len() as u64;
+        }
+        Print {
+            len,
+            hash: hasher.digest128(),
+        }
+    }
 }
 
 /// What one entry does to its target.

@@ -5,7 +5,8 @@
 //!   any step that leaves the root), [`Workspace::read`] reads it, [`Workspace::lock`] takes
 //!   inter-process locks ([`LockGuard`]).
 //! * [`Transaction`]: several file changes (write, delete, rename) that land all or nothing,
-//!   each atomically (temp file + rename), keeping permissions and hard links.
+//!   each atomically (temp file + rename), keeping permissions and hard links. The new bytes
+//!   of a change are a [`Content`]: one buffer, or the parts of a text written part by part.
 //! * The journal (`journal.rs`, `recover.rs`): every commit is journaled first, so a killed
 //!   commit is finished or undone by the next call ([`Workspace::recover`]).
 //! * The undo log (`undo_log.rs`, `undo.rs`): the old bytes of the files each committed call
@@ -20,6 +21,7 @@
 
 mod attrs;
 mod beneath;
+mod content;
 mod error;
 mod journal;
 mod lock;
@@ -32,6 +34,7 @@ mod undo_log;
 mod workspace;
 
 pub use beneath::{max_file_bytes, DEFAULT_MAX_FILE_BYTES, MAX_FILE_BYTES_ENV};
+pub use content::Content;
 pub use error::FsError;
 pub use lock::{lock_timeout, LockGuard, DEFAULT_LOCK_TIMEOUT, LOCK_SLOTS, LOCK_TIMEOUT_ENV};
 pub use recover::Recovery;

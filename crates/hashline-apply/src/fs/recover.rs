@@ -27,6 +27,7 @@ use rustix::fs::{AtFlags, Mode};
 use rustix::io::Errno;
 
 use super::beneath::{self, Parent};
+use super::content::Content;
 use super::journal::{self, Entry, Kind, Plan, Print};
 use super::stage::{write_in_place, write_temp};
 use super::{FsError, Target, Workspace};
@@ -253,7 +254,7 @@ fn roll_forward(root: &Path, entry: &Entry, report: &mut Recovery) -> Result<(),
                 // truncate-then-write leaves): another writer changed it since.
                 conflict(report);
             } else if Some(Print::of(&bytes)) == entry.new {
-                write_in_place(&parent, &bytes, None).map_err(|_| {
+                write_in_place(&parent, &Content::from(&bytes), None).map_err(|_| {
                     FsError::io(
                         entry.target_path().display(),
                         std::io::Error::other("cannot rewrite in place"),
@@ -321,7 +322,7 @@ fn roll_back(
         return Ok(()); // a torn backup cannot be: it was fsynced before the commit point
     }
     if entry.kind == Kind::InPlace && now.is_some() {
-        return write_in_place(&parent, &bytes, None).map_err(|_| {
+        return write_in_place(&parent, &Content::from(&bytes), None).map_err(|_| {
             FsError::io(
                 entry.target_path().display(),
                 std::io::Error::other("cannot rewrite in place"),

@@ -14,7 +14,6 @@
 use std::borrow::Cow;
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::Write;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
@@ -23,6 +22,7 @@ use rustix::io::Errno;
 
 use super::attrs::Attrs;
 use super::beneath::{self, Parent};
+use super::content::Content;
 use super::journal::{self, Entry, Journal, Kind, Plan, Print};
 use super::undo_log::UndoLog;
 use super::{FsError, Target};
@@ -135,14 +135,14 @@ pub(super) enum Op<'a> {
     /// must still not exist when the rename happens.
     Put {
         target: Target,
-        bytes: Cow<'a, [u8]>,
+        bytes: Content<'a>,
         old: Option<Existing<'a>>,
         attrs: Option<Attrs>,
     },
     /// Rewrite a hard-linked file in place, so every link sees the new bytes.
     InPlace {
         target: Target,
-        bytes: Cow<'a, [u8]>,
+        bytes: Content<'a>,
         old: Existing<'a>,
     },
     /// Remove the target.
@@ -151,7 +151,7 @@ pub(super) enum Op<'a> {
 
 impl<'a> Op<'a> {
     /// Create a file that does not exist (with `attrs`, or the process default).
-    pub(super) fn create(target: Target, bytes: Cow<'a, [u8]>, attrs: Option<Attrs>) -> Op<'a> {
+    pub(super) fn create(target: Target, bytes: Content<'a>, attrs: Option<Attrs>) -> Op<'a> {
         Op::Put {
             target,
             bytes,
@@ -161,7 +161,7 @@ impl<'a> Op<'a> {
     }
 
     /// Replace an existing file's content, keeping its permissions and hard links.
-    pub(super) fn replace(target: Target, bytes: Cow<'a, [u8]>, old: Existing<'a>) -> Op<'a> {
+    pub(super) fn replace(target: Target, bytes: Content<'a>, old: Existing<'a>) -> Op<'a> {
         if old.links > 1 {
             Op::InPlace { target, bytes, old }
         } else {
@@ -177,7 +177,7 @@ impl<'a> Op<'a> {
     /// Replace an existing file by another one (a rename with overwrite): the link is replaced.
     pub(super) fn overwrite(
         target: Target,
-        bytes: Cow<'a, [u8]>,
+        bytes: Content<'a>,
         old: Existing<'a>,
         attrs: Option<Attrs>,
     ) -> Op<'a> {
@@ -214,7 +214,7 @@ impl<'a> Op<'a> {
         }
     }
 
-    fn new_bytes(&self) -> Option<&[u8]> {
+    fn new_bytes(&self) -> Option<&Content<'a>> {
         match self {
             Op::Put { bytes, .. } | Op::InPlace { bytes, .. } => Some(bytes),
             Op::Remove { .. } => None,
@@ -235,7 +235,7 @@ impl<'a> Op<'a> {
             target: self.target().real.as_os_str().as_bytes().to_vec(),
             temp: (kind != Kind::Remove).then(|| temp_name(id, n).into_encoded_bytes()),
             old: old.map(|o| Print::of(&o.bytes)),
-            new: self.new_bytes().map(Print::of),
+            new: self.new_bytes().map(Content::print),
             backup: old.map(|_| format!("old-{n}")),
             mode: old.map(|o| o.mode),
         }
@@ -526,21 +526,21 @@ pub(super) fn write_temp(
     bytes: &[u8],
     attrs: Option<&Attrs>,
 ) -> std::io::Result<()> {
-    write_temp_unsynced(parent, name, bytes, attrs)?.sync_all()
+    write_temp_unsynced(parent, name, &Content::from(bytes), attrs)?.sync_all()
 }
 
 /// [`write_temp`] without the fsync (the caller fsyncs the returned file before relying on it).
 fn write_temp_unsynced(
     parent: &Parent,
     name: &OsString,
-    bytes: &[u8],
+    bytes: &Content<'_>,
     attrs: Option<&Attrs>,
 ) -> std::io::Result<File> {
     let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
     let mode = if attrs.is_some() { 0o600 } else { 0o666 };
     let fd = rustix::fs::openat(&parent.dir.fd, name.as_os_str(), flags, Mode::from(mode))?;
     let mut file = File::from(fd);
-    file.write_all(bytes)?;
+    bytes.write_to(&mut file)?;
     if let Some(attrs) = attrs {
         attrs.apply(&file)?;
     }
@@ -665,7 +665,7 @@ impl InPlaceError {
 /// symlink; with `expect`, only if it is still that version.
 pub(super) fn write_in_place(
     parent: &Parent,
-    bytes: &[u8],
+    bytes: &Content<'_>,
     expect: Option<Stamp>,
 ) -> Result<(), InPlaceError> {
     let flags = OFlags::WRONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
@@ -682,7 +682,7 @@ pub(super) fn write_in_place(
         return Err(InPlaceError::Changed);
     }
     file.set_len(0).map_err(InPlaceError::Io)?;
-    file.write_all(bytes).map_err(InPlaceError::Io)?;
+    bytes.write_to(&mut file).map_err(InPlaceError::Io)?;
     file.sync_all().map_err(InPlaceError::Io)
 }
 
@@ -703,10 +703,11 @@ fn rollback(journal: &Journal, staged: &[Staged<'_>], undo: Vec<Undo>, cause: Fs
             Undo::Rewrite(n) => {
                 let s = &staged[n];
                 let old = s.op.old().map_or(&[][..], |o| &o.bytes);
-                let result = write_in_place(&s.parent, old, None).map_err(|e| match e {
-                    InPlaceError::Io(e) => e,
-                    InPlaceError::Changed => std::io::Error::other("not a regular file"),
-                });
+                let result =
+                    write_in_place(&s.parent, &Content::from(old), None).map_err(|e| match e {
+                        InPlaceError::Io(e) => e,
+                        InPlaceError::Changed => std::io::Error::other("not a regular file"),
+                    });
                 (n, result)
             }
         };

@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use super::attrs::Attrs;
+use super::content::Content;
 use super::stage::{self, Existing, Found, Op};
 use super::workspace::{Target, Workspace};
 use super::FsError;
@@ -15,7 +16,7 @@ enum Change<'a> {
     Write {
         target: Target,
         expected: Option<Cow<'a, [u8]>>,
-        bytes: Cow<'a, [u8]>,
+        bytes: Content<'a>,
         /// Permission bits to give the file (`None`: keep the old file's, or the default).
         mode: Option<u32>,
     },
@@ -27,7 +28,7 @@ enum Change<'a> {
         from: Target,
         expected: Cow<'a, [u8]>,
         to: Target,
-        bytes: Cow<'a, [u8]>,
+        bytes: Content<'a>,
         overwrite: bool,
     },
 }
@@ -63,8 +64,8 @@ impl<'a> Transaction<'a> {
     pub fn restore(
         &mut self,
         target: &Target,
-        expected: Option<Vec<u8>>,
-        bytes: Vec<u8>,
+        expected: Option<impl Into<Cow<'a, [u8]>>>,
+        bytes: impl Into<Content<'a>>,
         mode: Option<u32>,
     ) {
         self.changes.push(Change::Write {
@@ -75,56 +76,27 @@ impl<'a> Transaction<'a> {
         });
     }
 
-    /// Create or replace `target` with `bytes`. `expected` = the bytes the caller read (None =
-    /// must not exist); commit refuses with [`FsError::Changed`] if the file differs now
-    /// ([`FsError::Exists`] when it was expected not to exist).
-    pub fn write(&mut self, target: &Target, expected: Option<Vec<u8>>, bytes: Vec<u8>) {
+    /// Create or replace `target` with `bytes`. `expected` = the bytes the caller read (`None`
+    /// = must not exist: [`Transaction::create`] says so without naming a type); commit
+    /// refuses with [`FsError::Changed`] if the file differs now ([`FsError::Exists`] when it
+    /// was expected not to exist). Contents are lent or given (`&[u8]`, `Vec<u8>`, `Cow`; the
+    /// new ones also as [`hashline_core::Pieces`]): nothing is copied.
+    pub fn write(
+        &mut self,
+        target: &Target,
+        expected: Option<impl Into<Cow<'a, [u8]>>>,
+        bytes: impl Into<Content<'a>>,
+    ) {
         self.restore(target, expected, bytes, None);
     }
 
-    /// [`Transaction::write`] with contents that may be borrowed: nothing is copied.
-    pub fn write_cow(
-        &mut self,
-        target: &Target,
-        expected: Option<Cow<'a, [u8]>>,
-        bytes: Cow<'a, [u8]>,
-    ) {
-        self.changes.push(Change::Write {
-            target: target.clone(),
-            expected,
-            bytes,
-            mode: None,
-        });
-    }
-
-    /// [`Transaction::delete`] with contents that may be borrowed.
-    pub fn delete_cow(&mut self, target: &Target, expected: Cow<'a, [u8]>) {
-        self.changes.push(Change::Delete {
-            target: target.clone(),
-            expected,
-        });
-    }
-
-    /// [`Transaction::rename`] with contents that may be borrowed.
-    pub fn rename_cow(
-        &mut self,
-        from: &Target,
-        expected: Cow<'a, [u8]>,
-        to: &Target,
-        bytes: Cow<'a, [u8]>,
-        overwrite: bool,
-    ) {
-        self.changes.push(Change::Rename {
-            from: from.clone(),
-            expected,
-            to: to.clone(),
-            bytes,
-            overwrite,
-        });
+    /// Create `target` with `bytes`; commit refuses with [`FsError::Exists`] if it exists.
+    pub fn create(&mut self, target: &Target, bytes: impl Into<Content<'a>>) {
+        self.restore(target, None::<&[u8]>, bytes, None);
     }
 
     /// Delete `target` (expected = the bytes the caller read).
-    pub fn delete(&mut self, target: &Target, expected: Vec<u8>) {
+    pub fn delete(&mut self, target: &Target, expected: impl Into<Cow<'a, [u8]>>) {
         self.changes.push(Change::Delete {
             target: target.clone(),
             expected: expected.into(),
@@ -136,9 +108,9 @@ impl<'a> Transaction<'a> {
     pub fn rename(
         &mut self,
         from: &Target,
-        expected: Vec<u8>,
+        expected: impl Into<Cow<'a, [u8]>>,
         to: &Target,
-        bytes: Vec<u8>,
+        bytes: impl Into<Content<'a>>,
         overwrite: bool,
     ) {
         self.changes.push(Change::Rename {

@@ -114,7 +114,7 @@ impl Workspace {
                     tx.restore(target, Some(current), old.clone(), entry.mode)
                 }
                 (Some(current), None) => tx.delete(target, current),
-                (None, Some(old)) => tx.restore(target, None, old.clone(), entry.mode),
+                (None, Some(old)) => tx.restore(target, None::<Vec<u8>>, old.clone(), entry.mode),
                 (None, None) => {}
             }
             files.push(UndoneFile {

@@ -7,7 +7,7 @@ use hashline_core::{ErrorCode, Pieces};
 
 use hashline_state::{SnapshotStore, StoreError};
 
-use crate::fs::{FsError, Target};
+use crate::fs::{Content, FsError, Target};
 
 use super::disk::{Change, Disk};
 
@@ -44,8 +44,8 @@ pub(crate) struct Staged<'a> {
     pub target: &'a Target,
     /// How it lands.
     pub landing: Landing<'a>,
-    /// The bytes to write (unused by a delete).
-    pub bytes: Cow<'a, [u8]>,
+    /// The bytes to write (unused by a delete), borrowed: one buffer or a text's parts.
+    pub bytes: Content<'a>,
     /// The new LF text as the next read shows it: what the store records (unused by a delete).
     pub text: Pieces<'a>,
     /// Where `text`'s tag is kept once known (`Done::new_tag`): the record takes it from there,
@@ -140,7 +140,8 @@ pub(crate) fn commit(
 ) -> Result<Vec<Vec<String>>, CommitError> {
     let mut changes = Vec::with_capacity(staged.len());
     for s in &staged {
-        let bytes = Cow::Borrowed(&*s.bytes);
+        // Borrowed bytes or a text's parts: a clone copies no text.
+        let bytes = s.bytes.clone();
         let target = s.target;
         changes.push(match &s.landing {
             Landing::Update { expected } => Change::Write {
@@ -223,7 +224,7 @@ mod tests {
             landing: Landing::Update {
                 expected: old.as_bytes(),
             },
-            bytes: Cow::Borrowed(new.as_bytes()),
+            bytes: Content::from(new.as_bytes()),
             text: Pieces::whole(new),
             tag: None,
         }
@@ -310,7 +311,7 @@ mod tests {
             Staged {
                 target: &created,
                 landing: Landing::Create,
-                bytes: Cow::Borrowed(b"c\n"),
+                bytes: Content::from(&b"c\n"[..]),
                 text: Pieces::whole("c\n"),
                 tag: None,
             },
@@ -339,7 +340,7 @@ mod tests {
                 dest: &dest,
                 overwrite: false,
             },
-            bytes: Cow::Borrowed(b"b\n"),
+            bytes: Content::from(&b"b\n"[..]),
             text: Pieces::whole("b\n"),
             tag: None,
         }];

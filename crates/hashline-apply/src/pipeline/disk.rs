@@ -9,7 +9,7 @@ use std::sync::{Mutex, MutexGuard};
 
 pub use hashline_core::name::normalize_path;
 
-use crate::fs::{FsError, LockGuard, Target, Transaction, Workspace};
+use crate::fs::{Content, FsError, LockGuard, Target, Transaction, Workspace};
 
 /// What a resolved name is on the file system.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,7 +41,9 @@ impl Entry {
 
 /// One change of a [`Disk::write`] call. Every `expected` is the content the caller read: the
 /// write is refused ([`FsError::Changed`]) when the file no longer holds it. Contents are
-/// borrowed or owned ([`Cow`]): a caller that keeps its texts lends them, uncopied.
+/// borrowed or owned ([`Cow`]): a caller that keeps its texts lends them, uncopied; new
+/// contents are a [`Content`], which may also be the parts of a text
+/// ([`hashline_core::Pieces`]), written part by part, never joined.
 #[derive(Debug)]
 pub enum Change<'a> {
     /// Create (`expected: None`: the file must not exist) or replace the file.
@@ -51,7 +53,7 @@ pub enum Change<'a> {
         /// Its content as read (`None`: it did not exist).
         expected: Option<Cow<'a, [u8]>>,
         /// The new content.
-        bytes: Cow<'a, [u8]>,
+        bytes: Content<'a>,
     },
     /// Remove the file.
     Delete {
@@ -69,7 +71,7 @@ pub enum Change<'a> {
         /// Where it goes.
         dest: &'a Target,
         /// The new content.
-        bytes: Cow<'a, [u8]>,
+        bytes: Content<'a>,
         /// Replace an existing `dest` (else [`FsError::Exists`]).
         overwrite: bool,
     },
@@ -165,15 +167,15 @@ impl Disk for Workspace {
                     target,
                     expected,
                     bytes,
-                } => tx.write_cow(target, expected, bytes),
-                Change::Delete { target, expected } => tx.delete_cow(target, expected),
+                } => tx.write(target, expected, bytes),
+                Change::Delete { target, expected } => tx.delete(target, expected),
                 Change::Rename {
                     target,
                     expected,
                     dest,
                     bytes,
                     overwrite,
-                } => tx.rename_cow(target, expected, dest, bytes, overwrite),
+                } => tx.rename(target, expected, dest, bytes, overwrite),
             }
         }
         tx.commit(self)
@@ -368,7 +370,7 @@ impl Disk for MemoryDisk {
         for change in changes {
             match change {
                 Change::Write { target, bytes, .. } => {
-                    files.insert(target.key.clone(), bytes.into_owned());
+                    files.insert(target.key.clone(), bytes.into_bytes().into_owned());
                 }
                 Change::Delete { target, .. } => {
                     files.remove(&target.key);
@@ -380,7 +382,7 @@ impl Disk for MemoryDisk {
                     ..
                 } => {
                     files.remove(&target.key);
-                    files.insert(dest.key.clone(), bytes.into_owned());
+                    files.insert(dest.key.clone(), bytes.into_bytes().into_owned());
                 }
             }
         }

@@ -5,7 +5,7 @@
 use hashline_core::{Edit, LineChange, Pieces, SpliceError, TextFile};
 use hashline_state::{SnapshotStore, StoreError};
 
-use crate::fs::{FsError, Target};
+use crate::fs::{Content, FsError, Target};
 use crate::guard::GuardRefusal;
 
 use super::commit::CommitError;
@@ -155,13 +155,10 @@ impl Done {
     }
 
     /// The bytes to write: a plain file's are its new text's pieces.
-    pub(super) fn new_bytes(&self) -> std::borrow::Cow<'_, [u8]> {
+    pub(super) fn new_bytes(&self) -> Content<'_> {
         match &self.new_bytes {
-            Some(bytes) => std::borrow::Cow::Borrowed(bytes.as_slice()),
-            None => match self.new_pieces().to_text() {
-                std::borrow::Cow::Borrowed(text) => std::borrow::Cow::Borrowed(text.as_bytes()),
-                std::borrow::Cow::Owned(text) => std::borrow::Cow::Owned(text.into_bytes()),
-            },
+            Some(bytes) => Content::from(bytes.as_slice()),
+            None => Content::from(self.new_pieces()),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! cannot be provoked through the public API deterministically, so these build the operations
 //! directly.
 use super::*;
+use std::io::Write;
 
 fn target(root: &Path, rel: &str) -> Target {
     let real = root.join(rel);
@@ -254,4 +255,58 @@ fn a_file_with_one_name_is_backed_up_as_a_link_and_others_as_copies() {
     assert_eq!(err.code().as_str(), "E_STALE_ANCHOR");
     assert!(!journal.dir.join("old-2").exists());
     journal.finish();
+}
+
+/// New bytes given as the parts of a text: the journal fingerprints them as the joined bytes,
+/// a late failure undoes them like any other, and a commit lands the joined bytes (a rename
+/// into place, a create, a hard-linked file rewritten in place).
+#[cfg(unix)]
+#[test]
+fn pieces_are_journaled_undone_and_landed_as_the_joined_text() {
+    use hashline_core::Pieces;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    let text = "one\ntwo\nthree\nfour";
+    let pieces = || Pieces::new([&text[..4], &text[4..8], &text[8..14], &text[14..]]);
+    let setup = || {
+        std::fs::write(root.join("a.txt"), "a1\n").expect("write");
+        std::fs::write(root.join("one.txt"), "shared\n").expect("write");
+        let _ = std::fs::remove_file(root.join("two.txt"));
+        std::fs::hard_link(root.join("one.txt"), root.join("two.txt")).expect("link");
+        let _ = std::fs::remove_file(root.join("new.txt"));
+        vec![
+            Op::replace(
+                target(root, "a.txt"),
+                pieces().into(),
+                existing(root, "a.txt"),
+            ),
+            Op::create(target(root, "new.txt"), pieces().into(), None),
+            Op::replace(
+                target(root, "one.txt"),
+                pieces().into(),
+                existing(root, "one.txt"),
+            ),
+        ]
+    };
+    let ops = setup();
+    assert!(matches!(ops[2], Op::InPlace { .. }));
+    let whole = Print::of(text.as_bytes());
+    for (n, op) in ops.iter().enumerate() {
+        assert_eq!(op.entry(n, "id").new, Some(whole), "op {n}");
+    }
+    run_failing_at(root, ops, 2).expect_err("injected failure");
+    assert_eq!(std::fs::read(root.join("a.txt")).expect("a"), b"a1\n");
+    assert_eq!(
+        std::fs::read(root.join("two.txt")).expect("two"),
+        b"shared\n"
+    );
+    assert!(!root.join("new.txt").exists());
+    run_in(root, setup()).expect("commit");
+    for name in ["a.txt", "new.txt", "one.txt", "two.txt"] {
+        assert_eq!(
+            std::fs::read_to_string(root.join(name)).expect("read"),
+            text
+        );
+    }
+    assert!(leftovers(root).is_empty(), "{:?}", leftovers(root));
 }
