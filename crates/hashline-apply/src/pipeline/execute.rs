@@ -320,9 +320,11 @@ mod tests {
         }
     }
 
-    /// A toy dialect: replace line 1 of each named file with the given row.
+    /// A toy dialect: replace line 1 of each named file with the given row (or, when `edits`
+    /// is given, make those edits of the one file named).
     struct Toy {
         files: Vec<(&'static str, &'static str)>,
+        edits: Option<Vec<Edit>>,
     }
 
     impl FrontEnd for Toy {
@@ -346,12 +348,14 @@ mod tests {
                 .ok_or(Refused(ErrorCode::FileNotFound, "missing".into()))?;
             Ok(Plan::Edit(EditPlan {
                 file: TextFile::decode(bytes),
-                edits: vec![Edit::replace(
-                    1,
-                    1,
-                    vec![self.files[opened.index].1.into()],
-                    0,
-                )],
+                edits: self.edits.clone().unwrap_or_else(|| {
+                    vec![Edit::replace(
+                        1,
+                        1,
+                        vec![self.files[opened.index].1.into()],
+                        0,
+                    )]
+                }),
                 spliced: None,
                 land: Land::Update,
                 warnings: Vec::new(),
@@ -396,6 +400,7 @@ mod tests {
         let store = MemoryStore::new();
         let mut toy = Toy {
             files: vec![("a.txt", "A"), ("./b.txt", "B")],
+            edits: None,
         };
         let done = execute(&disk, &store, &mut toy, &Run::default()).expect("ok");
         assert!(done[1].new_pieces().eq_str("B\nkeep\n"));
@@ -412,6 +417,7 @@ mod tests {
         let store = MemoryStore::new();
         let mut toy = Toy {
             files: vec![("a.txt", "A"), ("b.txt", "B")],
+            edits: None,
         };
         let beside = |done: &[Done]| -> Vec<(String, Option<Vec<LineChange>>)> {
             let texts = done
@@ -439,12 +445,76 @@ mod tests {
         let store = MemoryStore::new();
         let mut toy = Toy {
             files: vec![("a.txt", "A"), ("b.txt", "1:b")],
+            edits: None,
         };
         let err = execute(&disk, &store, &mut toy, &Run::default())
             .expect_err("the guard refuses a pasted read anchor");
         assert_eq!(err.0, ErrorCode::PayloadContaminated, "{}", err.1);
         assert_eq!(disk.snapshot(), files());
         assert!(store.head("a.txt").expect("store").is_none());
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+        /// Any edits of a plain file big enough for a blob, its new text held as pieces of the
+        /// old from the splice to the disk and the store (a real workspace and SQLite store):
+        /// the file, the recorded text and the tag are those of the joined splice, or, refused,
+        /// nothing changed.
+        #[test]
+        fn a_text_held_in_pieces_lands_and_is_recorded_as_joined(
+            final_newline in proptest::bool::ANY,
+            edits in proptest::collection::vec(
+                (0u8..5, 1usize..10_001, 0usize..4, proptest::collection::vec("[a-z]{0,6}", 0..3)),
+                1..6,
+            ),
+        ) {
+            use hashline_core::{splice, EditKind};
+            let mut text: String = (0..10_000).map(|i| format!("let v{i} = {i}; // pieces\n")).collect();
+            if !final_newline {
+                text.pop();
+            }
+            let edits: Vec<Edit> = edits
+                .into_iter()
+                .map(|(k, line, len, rows)| Edit {
+                    kind: match k {
+                        0 => EditKind::Replace { start: line, end: (line + len).min(10_000) },
+                        1 => EditKind::InsertBefore(line),
+                        2 => EditKind::InsertAfter(line),
+                        3 => EditKind::Head,
+                        _ => EditKind::Tail,
+                    },
+                    rows,
+                    origin: 0,
+                })
+                .collect();
+            let file = TextFile::from_text(&text);
+            let expected = splice(&file.line_slices(), &edits).map(|out| file.render_text(&out));
+            let dir = tempfile::tempdir().expect("dir");
+            std::fs::write(dir.path().join("f.rs"), &text).expect("write");
+            let ws = crate::fs::Workspace::new(dir.path()).expect("workspace");
+            let store = hashline_state::SqliteStore::open(&dir.path().join(".state"), "s")
+                .expect("store");
+            let mut toy = Toy { files: vec![("f.rs", "")], edits: Some(edits) };
+            let on_disk = || std::fs::read_to_string(dir.path().join("f.rs")).expect("read");
+            match execute(&ws, &store, &mut toy, &Run::default()) {
+                Ok(done) => {
+                    let expected = expected.expect("a splice that failed was refused");
+                    let d = &done[0];
+                    proptest::prop_assert!(matches!(d.new_text, NewText::Spliced(_)));
+                    proptest::prop_assert_eq!(on_disk(), expected.as_str());
+                    let tag = hashline_anchor::tag::file_tag(&expected);
+                    proptest::prop_assert_eq!(d.new_tag(), tag.as_str());
+                    // A no-op (rows inserted: none) writes and records nothing.
+                    let head = store.head(&d.target.key).expect("store");
+                    proptest::prop_assert_eq!(head.is_none(), d.noop);
+                    if let Some(head) = head {
+                        proptest::prop_assert_eq!(head.text, expected);
+                        proptest::prop_assert_eq!(head.tag, tag);
+                    }
+                }
+                Err(_) => proptest::prop_assert_eq!(on_disk(), text),
+            }
+        }
     }
 
     #[test]
@@ -456,6 +526,7 @@ mod tests {
         };
         let mut toy = Toy {
             files: vec![("a.txt", "A")],
+            edits: None,
         };
         let done = execute(&disk, &MemoryStore::new(), &mut toy, &run).expect("ok");
         assert!(done[0].new_pieces().eq_str("A\nkeep\n"));
