@@ -159,8 +159,13 @@ impl ApplyPatch {
 }
 
 fn noop_plan(bytes: Option<Vec<u8>>) -> Plan {
+    noop_file(bytes.map(TextFile::decode))
+}
+
+/// [`noop_plan`] of a file already decoded.
+fn noop_file(file: Option<TextFile>) -> Plan {
     Plan::Edit(EditPlan {
-        file: TextFile::decode(bytes.unwrap_or_default()),
+        file: file.unwrap_or_else(|| TextFile::decode(Vec::new())),
         edits: Vec::new(),
         spliced: None,
         land: Land::Update,
@@ -198,7 +203,7 @@ impl FrontEnd for ApplyPatch {
         ApError::new(e.code(), message)
     }
 
-    fn plan(&mut self, opened: Opened<'_>) -> Result<Plan, ApError> {
+    fn plan(&mut self, mut opened: Opened<'_>) -> Result<Plan, ApError> {
         let i = opened.index;
         let first = self.groups[i].hunks[0];
         let updates = matches!(self.hunks[first], Hunk::Update { .. });
@@ -209,7 +214,9 @@ impl FrontEnd for ApplyPatch {
                 return Ok(noop_plan(opened.bytes));
             }
         }
-        let original = opened.bytes.clone().map(TextFile::decode);
+        // The bytes read are decoded once (a plain file's text is its bytes: no copy); a
+        // refusal from here on hands them back through `noop_file`.
+        let original = opened.bytes.take().map(TextFile::decode);
         // Stale safety (DEVIATIONS §27): an update's contexts are matched in the version the
         // session recorded, and the result carried onto the disk text.
         let seen = match &original {
@@ -219,10 +226,11 @@ impl FrontEnd for ApplyPatch {
         if seen == Basis::Unread {
             self.notes.push(texts::never_read(&self.groups[i].path));
         }
-        let matched = match (&seen, &original) {
+        let recorded = match (&seen, &original) {
             (Basis::Recorded(text), Some(live)) => Some(recorded_file(text, live)),
-            _ => original.clone(),
+            _ => None,
         };
+        let matched = recorded.as_ref().or(original.as_ref());
         let carry = Carry {
             seen: &seen,
             store: opened.store,
@@ -238,7 +246,7 @@ impl FrontEnd for ApplyPatch {
             {
                 let e = texts::move_exists(&self.groups[i].path, &dest.display);
                 self.fail(first, e);
-                return Ok(noop_plan(opened.bytes));
+                return Ok(noop_file(original));
             }
         }
         let overwrite = self.overwrite;
@@ -249,12 +257,12 @@ impl FrontEnd for ApplyPatch {
             false => Land::Update,
         };
         let single = self.groups[i].hunks.len() == 1 && updates;
-        if let (true, Some(file), Some(live)) = (single, &matched, &original) {
+        if let (true, Some(file), Some(live)) = (single, matched, &original) {
             let Some((edits, warnings)) = self.single_update(i, file) else {
-                return Ok(noop_plan(opened.bytes));
+                return Ok(noop_file(original));
             };
             let Some(edits) = self.carried(i, &carry, live, edits) else {
-                return Ok(noop_plan(opened.bytes));
+                return Ok(noop_file(original));
             };
             let land = land_of(false);
             let file = original.unwrap_or_else(|| TextFile::decode(Vec::new()));
@@ -266,15 +274,16 @@ impl FrontEnd for ApplyPatch {
                 warnings,
             }));
         }
-        let Some(result) = self.play(i, matched.clone(), &carry, original.as_ref()) else {
-            return Ok(noop_plan(opened.bytes));
+        let Some(result) = self.play(i, matched.cloned(), &carry, original.as_ref()) else {
+            return Ok(noop_file(original));
         };
-        match (opened.bytes, result) {
-            (Some(bytes), None) => Ok(Plan::Delete(bytes)),
+        drop(recorded);
+        match (original, result) {
+            (Some(file), None) => Ok(Plan::Delete(file.into_bytes())),
             (None, None) => Ok(noop_plan(None)),
-            (bytes, result) => {
-                let created = bytes.is_none();
-                let old = TextFile::decode(bytes.unwrap_or_default());
+            (file, result) => {
+                let created = file.is_none();
+                let old = file.unwrap_or_else(|| TextFile::decode(Vec::new()));
                 // `play` matched in the recorded text and carried each hunk onto the disk's:
                 // `result` is the disk's text after the hunks.
                 let edits = match &result {

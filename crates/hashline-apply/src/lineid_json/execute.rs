@@ -268,7 +268,7 @@ impl FrontEnd for LineId {
         let resolved = choose_base(
             opened.store,
             opened.target,
-            &disk_lines,
+            (file.text(), &disk_lines),
             resolved,
             !opened.dry_run,
             warnings,

@@ -85,7 +85,7 @@ fn moved(resolved: Vec<Resolved>, carried: &[Edit], disk: &[&str]) -> Vec<Resolv
 pub(crate) fn choose_base(
     store: &dyn SnapshotStore,
     target: &Target,
-    disk: &[&str],
+    (disk_text, disk): (&str, &[&str]),
     resolved: Vec<Resolved>,
     record: bool,
     warnings: &mut Vec<String>,
@@ -100,7 +100,6 @@ pub(crate) fn choose_base(
             Vec::new()
         }
     };
-    let disk_text = disk.join("\n");
     // Every recorded version all anchors fit, newest first. The edits of this dialect are not
     // recorded (their reply shows no anchors), so a recorded version is one the session showed.
     let mut texts: Vec<&str> = Vec::new();
@@ -119,7 +118,7 @@ pub(crate) fn choose_base(
             .all(|r| (1..=disk.len()).contains(&r.line));
         if record && in_bounds && !fits_disk {
             // The mismatch report will show fresh anchors of the disk: a read of it.
-            forget_older(store, &target.key, &disk_text);
+            forget_older(store, &target.key, disk_text);
         }
         return Ok(resolved);
     }
@@ -128,7 +127,7 @@ pub(crate) fn choose_base(
     // read, so a read whose line is gone is a stale anchor, not a reading to drop. When the disk
     // was read, the newest read wins: older ones are readings only where their lines survive.
     if fits_disk && !disk_seen {
-        texts.push(&disk_text);
+        texts.push(disk_text);
     }
     let optional = disk_seen;
     // `None`: the disk itself is the base.
@@ -157,7 +156,7 @@ pub(crate) fn choose_base(
         .collect();
     let fail = |e: EngineError| {
         if record {
-            forget_older(store, &target.key, &disk_text);
+            forget_older(store, &target.key, disk_text);
         }
         e
     };
