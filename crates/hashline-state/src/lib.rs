@@ -167,6 +167,12 @@ pub trait SnapshotStore: Send + Sync {
     }
     /// The newest version of `path`.
     fn head(&self, path: &str) -> Result<Option<Snapshot>, StoreError>;
+    /// Whether the newest version of `path` is `text` (`None`: the path has none), refreshing
+    /// its recency as [`SnapshotStore::head`] does. A store that can tell without loading the
+    /// version (a digest) should: the caller holds `text` already. The default loads the head.
+    fn head_holds(&self, path: &str, text: &str) -> Result<Option<bool>, StoreError> {
+        Ok(self.head(path)?.map(|head| head.text == text))
+    }
     /// The version of `path` whose tag is `tag`.
     fn by_tag(&self, path: &str, tag: &str) -> Result<Option<Snapshot>, StoreError>;
     /// Every version of `path`, newest first.

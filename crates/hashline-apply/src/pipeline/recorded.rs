@@ -55,9 +55,14 @@ impl Basis {
 /// Which text a request on `key` (whose disk text is `live`) is matched in: the session's
 /// newest recorded version. A store that cannot be read counts as never read.
 pub(crate) fn basis(store: &dyn SnapshotStore, key: &str, live: &str) -> Basis {
-    match store.head(key) {
-        Ok(Some(head)) if head.text != live => Basis::Recorded(head.text),
-        Ok(Some(_)) => Basis::Live,
+    // The common case, a disk the session read last, is told without loading that version.
+    match store.head_holds(key, live) {
+        Ok(Some(true)) => Basis::Live,
+        Ok(Some(false)) => match store.head(key) {
+            Ok(Some(head)) if head.text != live => Basis::Recorded(head.text),
+            Ok(Some(_)) => Basis::Live,
+            Ok(None) | Err(_) => Basis::Unread,
+        },
         Ok(None) | Err(_) => Basis::Unread,
     }
 }

@@ -378,6 +378,25 @@ impl SnapshotStore for SqliteStore {
         })
     }
 
+    fn head_holds(&self, path: &str, text: &str) -> Result<Option<bool>, StoreError> {
+        let digest = blob::digest(text);
+        let newest: Option<Option<String>> = self.immediate(|tx| {
+            self.touch(tx, path)?;
+            tx.prepare_cached(
+                "SELECT digest FROM state_snapshot WHERE session = ?1 AND path = ?2
+                 ORDER BY id DESC LIMIT 1",
+            )?
+            .query_row(params![self.session, path], |row| row.get(0))
+            .optional()
+        })?;
+        match newest {
+            None => Ok(None),
+            Some(Some(newest)) => Ok(Some(newest == digest)),
+            // A row of schema 1 has no digest: its text is compared.
+            Some(None) => Ok(self.head(path)?.map(|head| head.text == text)),
+        }
+    }
+
     fn by_tag(&self, path: &str, tag: &str) -> Result<Option<Snapshot>, StoreError> {
         self.immediate(|tx| {
             self.touch(tx, path)?;

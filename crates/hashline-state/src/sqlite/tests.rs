@@ -165,6 +165,12 @@ fn a_schema_1_database_is_migrated_and_its_rows_stay_readable() {
         store.head("/big").expect("head").map(|s| s.text),
         Some(big.clone())
     );
+    // An old row has no digest: its text is compared.
+    assert_eq!(store.head_holds("/big", &big).expect("holds"), Some(true));
+    assert_eq!(
+        store.head_holds("/small", "other\n").expect("holds"),
+        Some(false)
+    );
     // An old row and the same text recorded again fuse; a new text is a second version.
     store.record("/big", &big).expect("again");
     assert_eq!(store.versions("/big").expect("versions").len(), 1);
@@ -255,4 +261,29 @@ fn versions_wait_for_a_writer_that_is_removing_their_blob() {
     tx.commit().expect("commit");
     // Read after that transaction: no version, not a missing file.
     assert_eq!(reader.join().expect("reader").expect("versions"), 0);
+}
+
+#[test]
+fn the_head_is_compared_by_digest_and_its_recency_refreshed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = SqliteStore::open_with_limits(dir.path(), "s", 2, 4).expect("open");
+    let big = "fn f() {}\n".repeat(10_000);
+    store.record("/a", &big).expect("a");
+    store.record("/b", "b\n").expect("b");
+    assert_eq!(store.head_holds("/a", &big).expect("holds"), Some(true));
+    assert_eq!(
+        store.head_holds("/a", "other\n").expect("holds"),
+        Some(false)
+    );
+    assert_eq!(store.head_holds("/none", "x").expect("holds"), None);
+    // The blob is not needed to tell: gone, the answer stands (a head would fail to load it).
+    for file in blob_files(dir.path()) {
+        std::fs::remove_file(file).expect("remove blob");
+    }
+    assert_eq!(store.head_holds("/a", &big).expect("holds"), Some(true));
+    assert!(store.head("/a").is_err());
+    // /a was touched last: recording a third path evicts /b, not /a.
+    store.record("/c", "c\n").expect("c");
+    assert!(store.head("/b").expect("b").is_none());
+    assert_eq!(store.head_holds("/a", &big).expect("holds"), Some(true));
 }
