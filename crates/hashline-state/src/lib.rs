@@ -177,6 +177,15 @@ pub trait SnapshotStore: Send + Sync {
     fn by_tag(&self, path: &str, tag: &str) -> Result<Option<Snapshot>, StoreError>;
     /// Every version of `path`, newest first.
     fn versions(&self, path: &str) -> Result<Vec<Snapshot>, StoreError>;
+    /// [`SnapshotStore::versions`], with `None` in the place of each version whose text is
+    /// `text` (which the caller holds: a store that can tell by a digest loads none of them).
+    fn versions_except(&self, path: &str, text: &str) -> Result<Vec<Option<Snapshot>>, StoreError> {
+        Ok(self
+            .versions(path)?
+            .into_iter()
+            .map(|v| (v.text != text).then_some(v))
+            .collect())
+    }
     /// Whether `path` has a recorded version tagged `tag` whose text is not `text`: two texts of
     /// the session share the 16-bit tag, so the tag alone does not say which one a request was
     /// written against.

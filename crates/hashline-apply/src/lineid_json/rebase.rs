@@ -93,7 +93,8 @@ pub(crate) fn choose_base(
     if resolved.iter().all(|r| r.pos.is_none()) {
         return Ok(resolved);
     }
-    let versions = match store.versions(&target.key) {
+    // The versions that hold the disk's text are not loaded: they are the disk (`None`).
+    let versions = match store.versions_except(&target.key, disk_text) {
         Ok(v) => v,
         Err(e) => {
             warnings.push(format!("session store: {e}"));
@@ -104,14 +105,22 @@ pub(crate) fn choose_base(
     // recorded (their reply shows no anchors), so a recorded version is one the session showed.
     let mut texts: Vec<&str> = Vec::new();
     for v in &versions {
-        let text = v.text.as_str();
-        if !texts.contains(&text) && all_valid(&resolved, &canonical_lines(text)) {
+        let (text, fits) = match v {
+            None => (disk_text, all_valid(&resolved, disk)),
+            Some(v) => (
+                v.text.as_str(),
+                all_valid(&resolved, &canonical_lines(&v.text)),
+            ),
+        };
+        if fits && !texts.contains(&text) {
             texts.push(text);
         }
     }
-    let disk_seen = versions.iter().any(|v| v.text == disk_text);
+    let disk_seen = versions.iter().any(Option::is_none);
+    // The disk text itself is told by its address, without comparing its bytes.
+    let is_disk = |t: &&str| std::ptr::eq(*t, disk_text) || *t == disk_text;
     let fits_disk = all_valid(&resolved, disk);
-    if texts.iter().all(|t| *t == disk_text) {
+    if texts.iter().all(is_disk) {
         let in_bounds = resolved
             .iter()
             .flat_map(Resolved::refs)
@@ -131,11 +140,11 @@ pub(crate) fn choose_base(
     }
     let optional = disk_seen;
     // `None`: the disk itself is the base.
-    let base: Option<&str> = texts.first().copied().filter(|t| *t != disk_text);
+    let base: Option<&str> = texts.first().copied().filter(|t| !is_disk(t));
     let lines: Vec<Vec<&str>> = texts
         .iter()
         .map(|t| {
-            if *t == disk_text {
+            if is_disk(t) {
                 disk.to_vec()
             } else {
                 canonical_lines(t)

@@ -378,6 +378,26 @@ impl SnapshotStore for SqliteStore {
         })
     }
 
+    fn versions_except(&self, path: &str, text: &str) -> Result<Vec<Option<Snapshot>>, StoreError> {
+        let digest = blob::digest(text);
+        // In a write transaction, as `versions`.
+        self.immediate(|tx| {
+            let mut stmt = tx.prepare_cached(
+                "SELECT tag, text, time_ms, digest, in_blob FROM state_snapshot
+                 WHERE session = ?1 AND path = ?2 ORDER BY id DESC",
+            )?;
+            let rows = stmt.query_map(params![self.session, path], |row| {
+                if row.get::<_, Option<String>>(3)?.as_deref() == Some(digest.as_str()) {
+                    return Ok(None);
+                }
+                // A row of schema 1 (no digest) is loaded and compared.
+                self.snapshot(path, row)
+                    .map(|v| (v.text != text).then_some(v))
+            })?;
+            rows.collect()
+        })
+    }
+
     fn head_holds(&self, path: &str, text: &str) -> Result<Option<bool>, StoreError> {
         let digest = blob::digest(text);
         let newest: Option<Option<String>> = self.immediate(|tx| {

@@ -167,6 +167,14 @@ fn a_schema_1_database_is_migrated_and_its_rows_stay_readable() {
     );
     // An old row has no digest: its text is compared.
     assert_eq!(store.head_holds("/big", &big).expect("holds"), Some(true));
+    let except = store.versions_except("/big", &big).expect("except");
+    assert_eq!(except, [None]);
+    let except = store.versions_except("/big", "other").expect("except");
+    assert_eq!(except.len(), 1);
+    assert_eq!(
+        except[0].as_ref().map(|v| v.text.as_str()),
+        Some(big.as_str())
+    );
     assert_eq!(
         store.head_holds("/small", "other\n").expect("holds"),
         Some(false)
@@ -282,6 +290,12 @@ fn the_head_is_compared_by_digest_and_its_recency_refreshed() {
     }
     assert_eq!(store.head_holds("/a", &big).expect("holds"), Some(true));
     assert!(store.head("/a").is_err());
+    // The versions holding a given text are named, not loaded.
+    assert_eq!(store.versions_except("/a", &big).expect("except"), [None]);
+    assert!(
+        store.versions_except("/a", "other").is_err(),
+        "the others are loaded"
+    );
     // /a was touched last: recording a third path evicts /b, not /a.
     store.record("/c", "c\n").expect("c");
     assert!(store.head("/b").expect("b").is_none());
