@@ -131,6 +131,12 @@ fn the_temporary_files_of_a_killed_writer_are_swept_once_stale() {
     assert!(fresh.exists(), "a live writer's temp is kept");
 }
 
+/// The texts of every version of `path`, newest first.
+fn texts_of(store: &SqliteStore, path: &str) -> Vec<String> {
+    let versions = store.versions(path).expect("versions");
+    versions.into_iter().map(|s| s.text).collect()
+}
+
 #[test]
 fn a_schema_1_database_is_migrated_and_its_rows_stay_readable() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -183,13 +189,7 @@ fn a_schema_1_database_is_migrated_and_its_rows_stay_readable() {
     store.record("/big", &big).expect("again");
     assert_eq!(store.versions("/big").expect("versions").len(), 1);
     store.record("/small", "new\n").expect("new");
-    let texts: Vec<String> = store
-        .versions("/small")
-        .expect("versions")
-        .into_iter()
-        .map(|s| s.text)
-        .collect();
-    assert_eq!(texts, ["new\n", "old\n"]);
+    assert_eq!(texts_of(&store, "/small"), ["new\n", "old\n"]);
     let tag = crate::file_tag("old\n");
     assert!(store
         .tag_collides("/small", &tag, "other\n")
@@ -208,13 +208,7 @@ fn a_schema_1_database_is_migrated_and_its_rows_stay_readable() {
         store.record_pieces("/small", &parts, None).expect("parts"),
         tag
     );
-    let texts: Vec<String> = store
-        .versions("/small")
-        .expect("versions")
-        .into_iter()
-        .map(|s| s.text)
-        .collect();
-    assert_eq!(texts, ["old\n", "new\n"]);
+    assert_eq!(texts_of(&store, "/small"), ["old\n", "new\n"]);
 }
 
 #[test]
