@@ -62,6 +62,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         }
         if wanted("memory") {
             rows::edit_memory(&bin, &work, large_mb, &mut table)?;
+            crate::bench_stale::memory(&bin, &work, large_mb, &mut table)?;
         }
         Ok(())
     })();

@@ -322,6 +322,12 @@ pub fn edit_memory(bin: &Path, work: &Path, mb: usize, table: &mut Table) -> Res
     if !edited {
         return Err(format!("the edit of {} did not land", file.display()));
     }
+    memory_row(table, measure, rss, bytes);
+    Ok(())
+}
+
+/// The row of a peak resident memory of `rss` KB (`None`: not measured) for a file of `bytes`.
+pub fn memory_row(table: &mut Table, measure: String, rss: Option<u64>, bytes: u64) {
     match rss {
         Some(kb) => {
             let r = (kb * 1024) as f64 / bytes as f64;
@@ -336,5 +342,4 @@ pub fn edit_memory(bin: &Path, work: &Path, mb: usize, table: &mut Table) -> Res
         }
         None => table.unavailable(&measure, "<= 2x the file", "/usr/bin/time -v is needed"),
     }
-    Ok(())
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::bench::write;
-use crate::bench::{hl, run_null, run_quiet, timed};
+use crate::bench::{hl, peak_rss, run_null, run_quiet, timed, Table};
 use crate::bench_inputs as inputs;
 use crate::bench_scale::med;
 
@@ -180,4 +180,43 @@ fn look(
         read.lines().find(|l| l.contains("export const"))
     };
     Ok(row.unwrap_or_default().to_string())
+}
+
+/// The memory rows of the other dialects (`--only memory`): the peak resident memory of each
+/// JSON or apply-patch dialect's one-line edit (line `n`, in the middle) of a TypeScript file
+/// of about `mb` MB that its model looked at first, as a multiple of the file (str-replace
+/// refuses files over 10 MB, as its seed tool).
+pub fn memory(bin: &Path, work: &Path, mb: usize, table: &mut Table) -> Result<(), String> {
+    let root = work.join("stale");
+    let file = root.join("e.ts");
+    // `ts_lines` are about 40 bytes each.
+    let lines = (mb << 20) / 40;
+    let original = inputs::ts_lines(lines);
+    let n = lines / 2;
+    let text = "export const edited = 1;";
+    let request = work.join("memory.req");
+    for d in DIALECTS.iter().filter(|d| !matches!(d.look, Look::View)) {
+        if d.name == "hashline" {
+            continue; // the row of `edit_memory`
+        }
+        write(&file, original.as_bytes())?;
+        let state = work.join(format!("state-memory-{}", d.name));
+        let row = look(bin, &root, &state, work, d, n)?;
+        let req = (d.request)(&row, n, text)
+            .ok_or_else(|| format!("{}: no anchor in the read `{row}`", d.name))?;
+        write(&request, req.as_bytes())?;
+        let rss = peak_rss(
+            hl(bin, &root, &state)
+                .args(["edit", "--dialect", d.name])
+                .arg(&request),
+        );
+        let _ = std::fs::remove_dir_all(&state);
+        let edited = std::fs::read_to_string(&file).map_err(|e| e.to_string())?;
+        if edited.split('\n').nth(n - 1) != Some(text) {
+            return Err(format!("{}: the edit of line {n} did not land", d.name));
+        }
+        let measure = format!("the same, {} (a {mb} MB TypeScript file)", d.name);
+        crate::bench_rows::memory_row(table, measure, rss, original.len() as u64);
+    }
+    Ok(())
 }

@@ -3,8 +3,6 @@
 //! onto the disk text by the one merge (DEVIATIONS §27, docs/DEVIATIONS.md "Stale apply-patch
 //! updates are carried chunk by chunk"), or the chunks whose lines changed named.
 
-use std::borrow::Cow;
-
 use hashline_core::{affix, splice, Edit, EditKind, ErrorCode, OutLine, TextFile};
 use hashline_state::SnapshotStore;
 use hashline_syntax::apply_patch::Hunk;
@@ -16,16 +14,19 @@ use crate::apply_patch::texts;
 use crate::pipeline::recorded::{carry_between, carry_onto, forget, Basis};
 
 /// Codex's view of a file's lines: the empty line after a final newline dropped; a BOM is part
-/// of line 1 (as Codex reads it).
-/// Only line 1 is copied, and only when there is a BOM.
-fn codex_lines(file: &TextFile) -> Vec<Cow<'_, str>> {
-    let mut lines: Vec<Cow<'_, str>> = file.lines().map(Cow::Borrowed).collect();
+/// of line 1 (as Codex reads it). The lines are borrowed; only line 1 is copied (into
+/// `bom_line`), and only when there is a BOM.
+fn codex_view<'a>(file: &'a TextFile, bom_line: &'a mut Option<String>) -> Vec<&'a str> {
+    // Sized up front: a million-line file's list would grow by doubling.
+    let mut lines: Vec<&'a str> = Vec::with_capacity(file.line_count());
+    lines.extend(file.lines());
     if lines.last().is_some_and(|l| l.is_empty()) {
         lines.pop();
     }
     if file.has_bom() {
-        if let Some(first) = lines.first_mut() {
-            *first = Cow::Owned(format!("\u{feff}{first}"));
+        if let Some(first) = lines.first() {
+            let with_bom = format!("\u{feff}{first}");
+            lines[0] = bom_line.insert(with_bom).as_str();
         }
     }
     lines
@@ -148,8 +149,8 @@ impl ApplyPatch {
                         path: &path,
                         abs: &abs,
                     };
-                    let lines = codex_lines(&current);
-                    let view: Vec<&str> = lines.iter().map(|l| &**l).collect();
+                    let mut bom_line = None;
+                    let view = codex_view(&current, &mut bom_line);
                     let first = self.labels[i].len();
                     let (edits, warnings) = match lower(&view, chunks, &names, first) {
                         Ok(done) => done,
@@ -228,8 +229,8 @@ impl ApplyPatch {
                     self.named_stale(i, path, edits, &refused.stale, &refused.nears, |near| {
                         d.live_line(near)
                     });
-                let lines = codex_lines(d.live);
-                let view: Vec<&str> = lines.iter().map(|l| &**l).collect();
+                let mut bom_line = None;
+                let view = codex_view(d.live, &mut bom_line);
                 Err(texts::stale(path, &stale, total, &view))
             }
         }
@@ -252,8 +253,8 @@ impl ApplyPatch {
             path: &path,
             abs: &abs,
         };
-        let lines = codex_lines(file);
-        let view: Vec<&str> = lines.iter().map(|l| &**l).collect();
+        let mut bom_line = None;
+        let view = codex_view(file, &mut bom_line);
         match lower(&view, chunks, &names, 0) {
             Ok(done) => {
                 self.labels[i] = (0..chunks.len())
@@ -312,8 +313,8 @@ impl ApplyPatch {
         let path = self.groups[i].path.clone();
         let stale = self.named_stale(i, &path, &edits, &refused.stale, &refused.nears, |n| n);
         let total = self.labels[i].len();
-        let lines = codex_lines(live);
-        let view: Vec<&str> = lines.iter().map(|l| &**l).collect();
+        let mut bom_line = None;
+        let view = codex_view(live, &mut bom_line);
         let first = self.groups[i].hunks[0];
         self.fail(first, texts::stale(&path, &stale, total, &view));
         None
