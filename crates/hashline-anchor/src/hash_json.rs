@@ -14,6 +14,10 @@
 //!
 //! Callers pass text that is already BOM-free and LF-normalized (the dialect's line model).
 
+mod at;
+
+pub use at::hash_lines_at;
+
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;

@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use hashline_anchor::hash_json::hash_lines;
+use hashline_anchor::hash_json::hash_lines_at;
 use hashline_anchor::lineid::render_row;
 use hashline_core::Pieces;
 
@@ -87,12 +87,20 @@ pub fn regions_of(old: &str, new: &Pieces<'_>, form: AnchorForm) -> Vec<AnchorRe
         return Vec::new();
     }
     let windows = windows(old, new, shown);
-    let hashes = (form == AnchorForm::Hash).then(|| hash_lines(&new.to_text()));
+    // hash-json's rows: only the lines shown are hashed (their counters only).
+    let hashes = (form == AnchorForm::Hash).then(|| {
+        let wanted: Vec<usize> = windows.iter().flat_map(|&(a, b)| a..=b).collect();
+        let at = hash_lines_at(new.lf_lines(), &wanted);
+        wanted
+            .into_iter()
+            .zip(at)
+            .collect::<std::collections::HashMap<_, _>>()
+    });
     let mut render = |n: usize| -> String {
         let line = line_at(n);
         match form {
             AnchorForm::Tag => format!("{n}:{line}"),
-            AnchorForm::Hash => match hashes.as_ref().and_then(|h| h.get(n - 1)) {
+            AnchorForm::Hash => match hashes.as_ref().and_then(|h| h.get(&n)) {
                 Some(hash) => format!("{}:{line}", hash.as_str()),
                 None => line.to_owned(),
             },

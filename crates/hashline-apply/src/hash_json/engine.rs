@@ -88,9 +88,7 @@ fn run(
     };
     let env = &front.env;
     let path = env.path.as_str();
-    // The seed's reply (its changed lines, its full content) reads the new text in one buffer.
-    let joined = done.new_pieces().to_text();
-    let (old, new) = (done.old_text.as_str(), &*joined);
+    let (old, new) = (done.old_text.as_str(), &done.new_pieces());
     if done.noop {
         let text = noop(path, env.return_mode, &env.return_ranges, old, &front.noops);
         return Ok(Outcome {
