@@ -15,8 +15,10 @@
 //! Callers pass text that is already BOM-free and LF-normalized (the dialect's line model).
 
 mod at;
+mod compact;
 
 pub use at::hash_lines_at;
+pub use compact::hash_lines;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -196,15 +198,6 @@ impl<'a> LineHasher<'a> {
             }
         }
     }
-}
-
-/// The hashes of every entry of `text.split('\n')`, sentinel included.
-pub fn hash_lines(text: &str) -> Vec<LineHash> {
-    let entries = memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1;
-    let mut hasher = LineHasher::with_capacity(entries);
-    let mut out = Vec::with_capacity(entries);
-    out.extend(text.split('\n').map(|line| hasher.push(line)));
-    out
 }
 
 /// [`hash_lines`] as strings: one per entry of `text.split('\n')`, sentinel included.

@@ -50,36 +50,41 @@ pub(crate) fn recorded_base(
     if items.iter().all(|i| anchors_of(i).is_empty()) {
         return None;
     }
-    // A store that cannot be read leaves the peer's behaviour.
-    let versions = store.versions(key).ok()?;
+    // A store that cannot be read leaves the peer's behaviour. The versions holding the disk's
+    // text are not loaded: they are the disk (`None`).
+    let versions = store.versions_except(key, live.text).ok()?;
     let live_fits = live.fits(items);
     // When the disk is a reading, an older version that starts with the same lines as the disk,
     // down past every line the request names there, lands the same way (or not at all): it is
     // not hashed (a 100 MB file's history would be, on every edit).
-    let deepest = (live_fits && versions.iter().any(|v| v.text == live.text))
+    let deepest = (live_fits && versions.iter().any(Option::is_none))
         .then(|| resolve(items, live).ok())
         .flatten()
         .map(|places| places.iter().map(deepest_line).max().unwrap_or(0));
-    let mut fitting: Vec<String> = Vec::new();
+    // The texts all anchors fit, newest first (`None`: the disk's).
+    let mut fitting: Vec<Option<String>> = Vec::new();
     for v in versions {
-        let fits = if v.text == live.text {
-            live_fits
-        } else if deepest.is_some_and(|d| d < common_lines(&v.text, live.text)) {
-            false
-        } else {
-            Version::new(&v.text).fits(items)
+        let (fits, text) = match v {
+            None => (live_fits, None),
+            Some(v) if deepest.is_some_and(|d| d < common_lines(&v.text, live.text)) => {
+                (false, Some(v.text))
+            }
+            Some(v) => (Version::new(&v.text).fits(items), Some(v.text)),
         };
-        if fits && !fitting.contains(&v.text) {
-            fitting.push(v.text);
+        if fits && !fitting.contains(&text) {
+            fitting.push(text);
         }
     }
-    if fitting.iter().all(|t| t == live.text) {
+    if fitting.iter().all(Option::is_none) {
         return None;
     }
-    let text = fitting.remove(0);
+    let mut texts = fitting
+        .into_iter()
+        .map(|t| t.unwrap_or_else(|| live.text.to_owned()));
+    let text = texts.next()?;
     Some(Base {
         text,
-        others: fitting,
+        others: texts.collect(),
     })
 }
 

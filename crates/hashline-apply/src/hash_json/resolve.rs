@@ -27,10 +27,15 @@ pub(crate) struct Version<'a> {
 
 impl<'a> Version<'a> {
     pub fn new(text: &'a str) -> Version<'a> {
+        // Hashed first, so that the hashing's counters are gone before the entries' slices
+        // are listed (sized up front: a collect of a split grows by doubling).
+        let hashes = hash_lines(text);
+        let mut lines = Vec::with_capacity(hashes.len());
+        lines.extend(text.split('\n'));
         Version {
             text,
-            lines: text.split('\n').collect(),
-            hashes: hash_lines(text),
+            lines,
+            hashes,
         }
     }
 
