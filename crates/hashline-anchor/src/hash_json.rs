@@ -17,6 +17,18 @@
 mod at;
 mod compact;
 
+/// Texts for the property tests: lines drawn from a few that repeat, canonicalise alike
+/// (trailing blanks, `\r`, U+00A0) or are symbol-only.
+#[cfg(test)]
+fn test_text(max_lines: usize) -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let rows = [
+        "a", "b", " a", "a  ", "a\r", "}", "{", "", "  ", "x = 1;", "ü", "a\u{a0}",
+    ];
+    proptest::collection::vec(proptest::sample::select(rows.to_vec()), 0..max_lines)
+        .prop_map(|rows| rows.join("\n"))
+}
+
 pub use at::hash_lines_at;
 pub use compact::hash_lines;
 

@@ -62,13 +62,9 @@ mod tests {
         /// Any entries of any text hash as the whole text's hashes say.
         #[test]
         fn wanted_entries_hash_as_in_the_whole_text(
-            rows in proptest::collection::vec(
-                proptest::sample::select(vec!["a", "b", " a", "a  ", "}", "{", "", "  ", "x = 1;", "a\r"]),
-                0..40,
-            ),
+            text in super::super::test_text(40),
             picks in proptest::collection::vec(0usize..45, 0..8),
         ) {
-            let text = rows.join("\n");
             let all = hash_lines(&text);
             let mut wanted: Vec<usize> = picks.iter().map(|p| p + 1).collect();
             wanted.sort_unstable();

@@ -74,13 +74,7 @@ mod tests {
     proptest! {
         /// Any text hashes as the line-keyed counters hash it.
         #[test]
-        fn the_compact_table_counts_as_the_map(
-            rows in proptest::collection::vec(
-                proptest::sample::select(vec!["a", "b", " a", "a  ", "a\r", "}", "", "x = 1;", "ü", "a\u{a0}"]),
-                0..60,
-            ),
-        ) {
-            let text = rows.join("\n");
+        fn the_compact_table_counts_as_the_map(text in super::super::test_text(60)) {
             prop_assert_eq!(hash_lines(&text), by_lines(&text));
         }
     }
