@@ -233,6 +233,16 @@ pub fn visible_line_count(text: &str) -> usize {
     }
 }
 
+/// [`visible_line_count`] of the text `text` is made of, counted part by part.
+pub fn visible_line_count_of(text: &hashline_core::Pieces<'_>) -> usize {
+    let newlines: usize = text.parts().iter().map(|p| p.matches('\n').count()).sum();
+    match text.parts().last() {
+        None => 0,
+        Some(last) if last.ends_with('\n') => newlines,
+        Some(_) => newlines + 1,
+    }
+}
+
 /// Appends one `HASH:content` row (content verbatim) to `out`.
 pub fn push_row(out: &mut String, hash: LineHash, content: &str) {
     out.push_str(hash.as_str());

@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use hashline_anchor::hash_json::hash_lines_at;
+use hashline_anchor::hash_json::{hash_lines_at, visible_line_count_of};
 use hashline_anchor::lineid::render_row;
 use hashline_core::Pieces;
 
@@ -74,14 +74,11 @@ pub fn regions_of(old: &str, new: &Pieces<'_>, form: AnchorForm) -> Vec<AnchorRe
         next = n + 1;
         line
     };
-    let ends_line = new.parts().last().is_some_and(|p| p.ends_with('\n'));
     let shown = match form {
         AnchorForm::Tag | AnchorForm::View => line_count,
         AnchorForm::Lineid if new.is_empty() => 0,
         AnchorForm::Lineid => line_count,
-        // `read` shows no line for the empty piece after a final newline.
-        AnchorForm::Hash | AnchorForm::Plain if new.is_empty() => 0,
-        AnchorForm::Hash | AnchorForm::Plain => line_count - usize::from(ends_line),
+        AnchorForm::Hash | AnchorForm::Plain => visible_line_count_of(new),
     };
     if shown == 0 || new.eq_str(old) {
         return Vec::new();

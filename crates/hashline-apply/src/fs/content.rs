@@ -79,18 +79,11 @@ impl<'a> Content<'a> {
 
     /// Whether the content is exactly `other`, compared part by part without a copy.
     pub fn eq_bytes(&self, other: &[u8]) -> bool {
-        if other.len() != self.len() {
-            return false;
+        match &self.0 {
+            Repr::Bytes(bytes) => **bytes == *other,
+            // Bytes that are not UTF-8 are no text.
+            Repr::Pieces(pieces) => std::str::from_utf8(other).is_ok_and(|t| pieces.eq_str(t)),
         }
-        let mut rest = other;
-        self.parts()
-            .all(|part| match rest.split_at_checked(part.len()) {
-                Some((head, tail)) if head == part => {
-                    rest = tail;
-                    true
-                }
-                _ => false,
-            })
     }
 
     /// Writes the bytes to `out` part by part (small parts gathered in a buffer of 64 KiB,

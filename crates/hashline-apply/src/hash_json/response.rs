@@ -1,6 +1,8 @@
 //! §7: the model-facing text of a success or a noop, in each `returnMode`.
 
-use hashline_anchor::hash_json::{hash_lines_at, push_row, visible_line_count};
+use hashline_anchor::hash_json::{
+    hash_lines_at, push_row, visible_line_count, visible_line_count_of,
+};
 use hashline_core::Pieces;
 use hashline_syntax::hash_json::{ReturnMode, ReturnRange};
 
@@ -28,7 +30,7 @@ pub(crate) fn changed_range(old: &str, new: &Pieces<'_>) -> Option<(usize, usize
     if new.eq_str(old) {
         return None;
     }
-    let visible_new = visible(new);
+    let visible_new = visible_line_count_of(new);
     if old.is_empty() {
         return Some((1, visible_new));
     }
@@ -56,16 +58,6 @@ pub(crate) fn changed_range(old: &str, new: &Pieces<'_>) -> Option<(usize, usize
         1 + newlines_through(j - 1)
     };
     Some((first, last))
-}
-
-/// The lines `read` shows of `text`: its entries less the sentinel after a final newline.
-fn visible(text: &Pieces<'_>) -> usize {
-    let newlines = newlines_before(text, text.len());
-    match text.parts().last() {
-        None => 0,
-        Some(last) if last.ends_with('\n') => newlines,
-        Some(_) => newlines + 1,
-    }
 }
 
 /// The newlines among the first `end` bytes of `text`.
@@ -128,7 +120,7 @@ fn common_suffix(old: &[u8], text: &Pieces<'_>, room: usize) -> usize {
 /// The anchors section of a `changed` response for the result `new`: only its rows around
 /// the change are hashed (the counters of their lines only: `hash_lines_at`).
 pub(crate) fn anchors_section(old: &str, new: &Pieces<'_>) -> String {
-    let visible = visible(new);
+    let visible = visible_line_count_of(new);
     if visible == 0 {
         return EMPTY_FILE.to_owned();
     }
@@ -236,7 +228,7 @@ fn preview_lines<'t>(text: &Pieces<'t>, from: usize, to: usize) -> Vec<&'t str> 
 }
 
 fn whole<'t>(text: &Pieces<'t>) -> Section<'t> {
-    let visible = visible(text);
+    let visible = visible_line_count_of(text);
     Section {
         label: None,
         lines: if visible == 0 {
@@ -248,7 +240,7 @@ fn whole<'t>(text: &Pieces<'t>) -> Section<'t> {
 }
 
 fn range_sections<'t>(text: &Pieces<'t>, ranges: &[ReturnRange]) -> Vec<Section<'t>> {
-    let visible = visible(text);
+    let visible = visible_line_count_of(text);
     let several = ranges.len() > 1;
     ranges
         .iter()

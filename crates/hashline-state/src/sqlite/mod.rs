@@ -184,6 +184,36 @@ impl SqliteStore {
         Ok(())
     }
 
+    /// Every version of `path`, newest first; with `except` (a text and its digest), `None`
+    /// in the place of each version holding that text, whose blob is not loaded. In a write
+    /// transaction, as `head` and `by_tag`: blob files are removed by another process's write
+    /// transaction, which a read snapshot does not hold off, so rows read without one may name
+    /// a file that is gone by the time it is loaded.
+    fn listed(
+        &self,
+        path: &str,
+        except: Option<(&str, &str)>,
+    ) -> Result<Vec<Option<Snapshot>>, StoreError> {
+        self.immediate(|tx| {
+            let mut stmt = tx.prepare_cached(
+                "SELECT tag, text, time_ms, digest, in_blob FROM state_snapshot
+                 WHERE session = ?1 AND path = ?2 ORDER BY id DESC",
+            )?;
+            let rows = stmt.query_map(params![self.session, path], |row| {
+                let Some((digest, text)) = except else {
+                    return self.snapshot(path, row).map(Some);
+                };
+                if row.get::<_, Option<String>>(3)?.as_deref() == Some(digest) {
+                    return Ok(None);
+                }
+                // A row of schema 1 (no digest) is loaded and compared.
+                self.snapshot(path, row)
+                    .map(|v| (v.text != text).then_some(v))
+            })?;
+            rows.collect()
+        })
+    }
+
     fn find(
         &self,
         tx: &Connection,
@@ -379,23 +409,7 @@ impl SnapshotStore for SqliteStore {
     }
 
     fn versions_except(&self, path: &str, text: &str) -> Result<Vec<Option<Snapshot>>, StoreError> {
-        let digest = blob::digest(text);
-        // In a write transaction, as `versions`.
-        self.immediate(|tx| {
-            let mut stmt = tx.prepare_cached(
-                "SELECT tag, text, time_ms, digest, in_blob FROM state_snapshot
-                 WHERE session = ?1 AND path = ?2 ORDER BY id DESC",
-            )?;
-            let rows = stmt.query_map(params![self.session, path], |row| {
-                if row.get::<_, Option<String>>(3)?.as_deref() == Some(digest.as_str()) {
-                    return Ok(None);
-                }
-                // A row of schema 1 (no digest) is loaded and compared.
-                self.snapshot(path, row)
-                    .map(|v| (v.text != text).then_some(v))
-            })?;
-            rows.collect()
-        })
+        self.listed(path, Some((&blob::digest(text), text)))
     }
 
     fn head_holds(&self, path: &str, text: &str) -> Result<Option<bool>, StoreError> {
@@ -425,18 +439,7 @@ impl SnapshotStore for SqliteStore {
     }
 
     fn versions(&self, path: &str) -> Result<Vec<Snapshot>, StoreError> {
-        // In a write transaction, as `head` and `by_tag`: blob files are removed by another
-        // process's write transaction, which a read snapshot does not hold off, so rows read
-        // without one may name a file that is gone by the time it is loaded.
-        self.immediate(|tx| {
-            let mut stmt = tx.prepare_cached(
-                "SELECT tag, text, time_ms, digest, in_blob FROM state_snapshot
-                 WHERE session = ?1 AND path = ?2 ORDER BY id DESC",
-            )?;
-            let rows =
-                stmt.query_map(params![self.session, path], |row| self.snapshot(path, row))?;
-            rows.collect()
-        })
+        Ok(self.listed(path, None)?.into_iter().flatten().collect())
     }
 
     fn tag_collides(&self, path: &str, tag: &str, text: &str) -> Result<bool, StoreError> {
