@@ -7,6 +7,11 @@
 //! * `mistakes`: run the model-mistake corpus (`../shared/mistakes`) through the real binary and
 //!   print per dialect: correct, refused, warned-wrong, silent-wrong, broken, false alarms
 //!   (`HASHLINE_MISTAKES_VERBOSE=1`: one line per case).
+//! * `real-edits [--mistakes] [--only ID,ID] [--details DIR]`: the real-edits corpus
+//!   (`../shared/real-edits`) through the real binary in all five dialects, printing per dialect
+//!   and per code correct, warned, refused, wrong, crash, excluded; `--mistakes` injects the
+//!   mistakes models make into those edits instead; `--details DIR` writes each failing run's
+//!   requests and replies there.
 //! * `stress [--runs N] [--seconds S]`: the crash test (`hashline edit` killed with SIGKILL at
 //!   random moments during multi-file and hard-linked edits, then recovered) with N runs per
 //!   scenario (default 2000) within S seconds each (default 600); prints the counts.
@@ -53,6 +58,7 @@ fn main() -> ExitCode {
         Some("conformance") => conformance(),
         Some("tidy") => tidy::run(),
         Some("mistakes") => mistakes(),
+        Some("real-edits") => real_edits(&args[1..]),
         Some("stress") => stress(&args[1..]),
         // `bench --ast`: the structural-rewrite preview against the ast-grep CLI (ast_bench.rs).
         Some("bench") if args.iter().any(|a| a == "--ast") => {
@@ -77,7 +83,7 @@ fn main() -> ExitCode {
         Some("ast-diff") => ast_diff::run(&args[1..]),
         Some("dist") => dist::run(),
         _ => Err(
-            "usage: cargo xtask <golden [--bless] | conformance | mistakes | stress [--runs N] [--seconds S] | tidy | bench [--reps N] [--large-mb N] [--no-ast | --only-ast] [--ast-files N] [--guard] [--ast] [--scale [--reps N] [--max-mb N] [--only TEXT] [--max-depth N] [--debug]] | ast-diff [--bench] [--reps N] [--only TEXT] | dist>"
+            "usage: cargo xtask <golden [--bless] | conformance | mistakes | real-edits [--mistakes] [--only ID,ID] [--details DIR] | stress [--runs N] [--seconds S] | tidy | bench [--reps N] [--large-mb N] [--no-ast | --only-ast] [--ast-files N] [--guard] [--ast] [--scale [--reps N] [--max-mb N] [--only TEXT] [--max-depth N] [--debug]] | ast-diff [--bench] [--reps N] [--only TEXT] | dist>"
                 .to_string(),
         ),
     };
@@ -139,6 +145,42 @@ fn mistakes() -> Result<(), String> {
         "--",
         "--nocapture",
     ]);
+    status(&mut cmd)
+}
+
+/// The real-edits corpus through the real binary (the `real_edits` test of the facade prints
+/// the table; `--mistakes` runs its `real_edit_mistakes` test instead).
+fn real_edits(args: &[String]) -> Result<(), String> {
+    let value = |flag: &str| {
+        args.iter()
+            .position(|a| a == flag)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let test = if args.iter().any(|a| a == "--mistakes") {
+        "real_edit_mistakes"
+    } else {
+        "real_edits"
+    };
+    let mut cmd = cargo();
+    cmd.args([
+        "test",
+        "--quiet",
+        "--package",
+        "hashline",
+        "--test",
+        "real_edits",
+        "--",
+        "--exact",
+        test,
+        "--nocapture",
+    ]);
+    if let Some(only) = value("--only") {
+        cmd.env("REAL_EDITS_ONLY", only);
+    }
+    if let Some(dir) = value("--details") {
+        cmd.env("REAL_EDITS_DETAILS", dir);
+    }
     status(&mut cmd)
 }
 

@@ -109,7 +109,9 @@ fn a_stale_file_among_several_leaves_every_file_untouched() {
 }
 
 #[test]
-fn a_file_never_read_is_matched_on_the_disk_and_the_result_says_so() {
+fn a_file_never_read_is_matched_on_the_disk_with_no_warning() {
+    // Codex never reads a file through the tool: a warning on every such edit would be a false
+    // alarm on every call (DEVIATIONS 30).
     let sb = Sandbox::new();
     let disk = format!("// header\n{ORIGINAL}");
     sb.put("m.rs", disk.as_bytes());
@@ -119,7 +121,7 @@ fn a_file_never_read_is_matched_on_the_disk_and_the_result_says_so() {
     );
     let json = out.json();
     assert_eq!(json["ok"], true, "{json}");
-    assert!(json["warnings"].to_string().contains("not read"), "{json}");
+    assert_eq!(json["warnings"], serde_json::json!([]), "{json}");
     assert_eq!(text(&sb), disk.replace("let b = 2;", "let b = 3;"));
 }
 

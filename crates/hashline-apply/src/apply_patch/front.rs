@@ -223,9 +223,6 @@ impl FrontEnd for ApplyPatch {
             Some(live) if updates => basis(opened.store, &opened.target.key, live.text()),
             _ => Basis::Live,
         };
-        if seen == Basis::Unread {
-            self.notes.push(texts::never_read(&self.groups[i].path));
-        }
         let recorded = match (&seen, &original) {
             (Basis::Recorded(text), Some(live)) => Some(recorded_file(text, live)),
             _ => None,

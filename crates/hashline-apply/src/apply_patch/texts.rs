@@ -114,14 +114,6 @@ pub(crate) fn loose(path: &str, chunk: usize, line: usize, level: Level) -> Stri
     )
 }
 
-/// Ours: a file the session never read was matched on the disk as it is (no staleness check).
-pub(crate) fn never_read(path: &str) -> String {
-    format!(
-        "{path} was not read in this session: its context was matched on the file as it is \
-         now (as Codex does), with no staleness check"
-    )
-}
-
 /// Ours: the file changed since the session read it, and the lines each of `stale` ("chunk 2 of
 /// a.txt", and the 1-based disk line to show context around) matched in the version read were
 /// changed, removed or repeated on disk (DEVIATIONS §27); the other chunks would carry over.
