@@ -401,7 +401,15 @@ fn check(
 fn compare_with_peer(case: &Path, out: &Outcome) -> Vec<String> {
     let peer = case.join("peer");
     let mut problems = Vec::new();
-    let ours_warnings: Vec<&String> = out.warnings.iter().filter(|w| !is_ours(w)).collect();
+    let want_text = std::fs::read_to_string(peer.join("warnings.txt")).unwrap_or_default();
+    // A seed warning carries our code in front of the seed's text (DEVIATIONS 30): compared
+    // without it. A coded warning the peer does not print is ours.
+    let ours_warnings: Vec<&str> = out
+        .warnings
+        .iter()
+        .filter(|w| want_text.lines().any(|l| l == uncoded(w)) || !is_ours(w))
+        .map(|w| uncoded(w))
+        .collect();
     if let Ok(err) = std::fs::read_to_string(peer.join("error.txt")) {
         if !out.ok && out.text != err {
             problems.push(format!(
@@ -412,7 +420,7 @@ fn compare_with_peer(case: &Path, out: &Outcome) -> Vec<String> {
     }
     if let Ok(w) = std::fs::read_to_string(peer.join("warnings.txt")) {
         let want: Vec<&str> = w.lines().filter(|l| !l.is_empty()).collect();
-        if ours_warnings.iter().map(|s| s.as_str()).collect::<Vec<_>>() != want {
+        if ours_warnings != want {
             problems.push(format!(
                 "warnings differ from the peer's: {ours_warnings:?} vs {want:?}"
             ));
@@ -420,7 +428,7 @@ fn compare_with_peer(case: &Path, out: &Outcome) -> Vec<String> {
     }
     if let Ok(text) = std::fs::read_to_string(peer.join("output.txt")) {
         if out.ok {
-            let without_preview = strip_preview(&out.text);
+            let without_preview = strip_preview(&out.text, &want_text);
             if without_preview != text {
                 problems.push(format!(
                     "output differs from the peer's:\n{without_preview}\n--- peer:\n{text}"
@@ -433,7 +441,8 @@ fn compare_with_peer(case: &Path, out: &Outcome) -> Vec<String> {
 
 /// Our tool text without compact-preview rows and §4a notices (the rows after each `¶` header up
 /// to the warnings block).
-fn strip_preview(text: &str) -> String {
+/// A coded seed warning (one of `seed_warnings`' lines once its code is cut) is kept, uncoded.
+fn strip_preview(text: &str, seed_warnings: &str) -> String {
     let mut out: Vec<&str> = Vec::new();
     let mut in_preview = false;
     for line in text.split('\n') {
@@ -447,6 +456,8 @@ fn strip_preview(text: &str) -> String {
         }
         if !in_preview && !is_ours(line) {
             out.push(line);
+        } else if !in_preview && seed_warnings.lines().any(|l| l == uncoded(line)) {
+            out.push(uncoded(line));
         }
     }
     let joined = out.join("\n");
@@ -553,4 +564,11 @@ fn hashline_conformance() {
 /// A warning of ours, not the seed's: the 4a notice or a guard warning (`[W_…]`).
 fn is_ours(w: &str) -> bool {
     w.contains("repeats line") || w.starts_with("[W_")
+}
+
+/// `w` without a leading `[W_…] ` code.
+fn uncoded(w: &str) -> &str {
+    w.strip_prefix("[W_")
+        .and_then(|r| r.split_once("] "))
+        .map_or(w, |(_, text)| text)
 }

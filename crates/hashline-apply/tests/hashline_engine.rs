@@ -304,8 +304,9 @@ fn read_then_external_change_then_edit_recovers() {
         &OPTS,
     );
     assert!(out.ok, "{}", out.text);
-    assert!(out.warnings[0]
-        .starts_with("Recovered from a stale file hash using a previous read snapshot"));
+    assert!(out.warnings[0].starts_with(
+        "[W_STALE_RECOVERED] Recovered from a stale file hash using a previous read snapshot"
+    ));
     assert_eq!(
         std::fs::read(dir.path().join("a.txt")).expect("read"),
         b"H\nL1\ntwo\nL3\n"

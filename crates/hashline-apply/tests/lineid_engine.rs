@@ -91,7 +91,12 @@ fn anchors_of_a_recorded_read_are_carried_through_the_diff() {
     s.set("f.txt", "x\na\nb\nc\n"); // changed by someone else after the read
     let out = s.edit(REPLACE_B);
     assert!(out.ok, "{}", out.text);
-    assert_eq!(out.text, "Updated f.txt");
+    // The carried-over notice reaches the text, with its code.
+    assert_eq!(
+        out.text,
+        format!("Updated f.txt\n\nWarnings:\n{}", out.warnings[0])
+    );
+    assert!(out.warnings[0].starts_with("[W_STALE_RECOVERED] f.txt changed"));
     assert_eq!(s.file("f.txt").as_deref(), Some("x\na\nB\nc\n"));
     assert_eq!(out.warnings.len(), 1, "{:?}", out.warnings);
 }

@@ -3,7 +3,8 @@
 //! Each case: write `read.txt` at `path`, `read` it with the dialect's anchors, then either send
 //! `pre.request` or write `disk.txt` over the file, then send `request` to `edit`. The result is
 //! classed as correct, refused, warned-wrong, silent-wrong or broken; a correct result that
-//! carries a `[W_…]` warning is a false alarm. `cargo xtask mistakes` prints the table.
+//! carries a `[W_…]` warning is a false alarm, except where a mistaken request was repaired and
+//! the warnings only announce that repair (`ANNOUNCEMENTS`). `cargo xtask mistakes` prints the table.
 //!
 //! The test fails on any silent-wrong or broken case, a control or `exact` case that is not
 //! correct, or more than two false alarms, except the cases listed in `mistakes-open.txt`
@@ -55,6 +56,24 @@ fn anchors_of(dialect: &str) -> &'static str {
 
 fn field(case: &serde_json::Value, key: &str) -> String {
     case[key].as_str().unwrap_or_default().to_string()
+}
+
+/// The codes that announce a repair the engine made to a mistaken request (an
+/// autocorrection, a stale anchor carried over, a bare row prefixed): on a mistake that ends
+/// correct they are what the model must be told, not a false alarm. On a control they are.
+const ANNOUNCEMENTS: [&str; 4] = [
+    "[W_AUTOCORRECT]",
+    "[W_STALE_RECOVERED]",
+    "[W_AUTO_PREFIXED]",
+    "[W_AUTO_REPAIRED]",
+];
+
+/// Whether every warning in `text` is an announcement of a repair.
+fn announces(text: &str) -> bool {
+    !text.contains("repeats line")
+        && text
+            .match_indices("[W_")
+            .all(|(i, _)| ANNOUNCEMENTS.iter().any(|a| text[i..].starts_with(a)))
 }
 
 fn has_warning(text: &str) -> bool {
@@ -181,7 +200,11 @@ fn mistakes_corpus() {
                 .or_default()
                 .entry(res.class)
                 .or_default() += 1;
-            if res.class == Class::Correct && res.warned {
+            let control = {
+                let kind = field(&case, "kind");
+                kind == "control" || kind.contains("lookalike")
+            };
+            if res.class == Class::Correct && res.warned && (control || !announces(&res.detail)) {
                 *alarms.entry(dialect.clone()).or_default() += 1;
                 false_alarms.push(format!("{name}: {}", res.detail));
             }

@@ -132,6 +132,7 @@ pub(crate) fn lower(
     let blocks = resolve_blocks(text, hunks, ctx)?;
     check_bounds(hunks, &blocks, lines.len())?;
     let mut out = Lowered::default();
+    let balanced = keeps_balance(lines, hunks, &blocks);
     for (i, h) in hunks.iter().enumerate() {
         let rows = h.rows.clone();
         match h.op {
@@ -169,7 +170,14 @@ pub(crate) fn lower(
                     continue;
                 };
                 let (s, e) = (s as usize, e as usize);
-                let fixed = repair::repair(lines, s, e, &rows);
+                // A request whose hunks together keep the file's delimiters balanced is applied
+                // as sent: one hunk may open what another closes (a block unwrapped, a function
+                // split), and a repair would then break a correct edit.
+                let fixed = if balanced {
+                    repair::Repaired::unchanged(e, &rows)
+                } else {
+                    repair::repair(lines, s, e, &rows)
+                };
                 out.warnings.extend(fixed.warning.clone());
                 let (lo, hi) = match &fixed.consulted {
                     Some(c) => (s.min(*c.start()), e.max(*c.end())),
@@ -199,6 +207,31 @@ pub(crate) fn lower(
         }
     }
     Ok(out)
+}
+
+/// Whether the hunks, applied as sent, leave the delimiter balance of the file as it was (the
+/// sum of every hunk's rows minus the lines it replaces or deletes).
+fn keeps_balance(lines: &[&str], hunks: &[Hunk], blocks: &[(usize, usize, usize)]) -> bool {
+    let mut total = [0i64; 3];
+    for (i, h) in hunks.iter().enumerate() {
+        let added = repair::balance(h.rows.iter().map(String::as_str));
+        let removed = match h.op {
+            HunkOp::Replace { .. }
+            | HunkOp::ReplaceBlock { .. }
+            | HunkOp::Delete { .. }
+            | HunkOp::DeleteBlock { .. } => match range_of(i, h, blocks) {
+                Some((s, e)) if s >= 1 && s <= e && (e as usize) <= lines.len() => {
+                    repair::balance(lines[s as usize - 1..e as usize].iter().copied())
+                }
+                _ => [0; 3],
+            },
+            _ => [0; 3],
+        };
+        for k in 0..3 {
+            total[k] += added[k] - removed[k];
+        }
+    }
+    total == [0; 3]
 }
 
 fn push(out: &mut Lowered, kind: EditKind, rows: Vec<String>, origin: usize, guard: Guard) {
@@ -264,5 +297,21 @@ mod tests {
         };
         let l = lower(text, &lines, &[h], with).expect("resolved");
         assert_eq!(l.edits[0].kind, EditKind::Replace { start: 2, end: 3 });
+    }
+
+    #[test]
+    fn a_request_balanced_as_a_whole_is_not_repaired() {
+        // Unwrapping a block: one hunk drops the opener, another the closer.
+        let text = "fn a() {\n    x();\n}\ny();\n";
+        let lines: Vec<&str> = text.split('\n').collect();
+        let opener = hunk(HunkOp::Replace { start: 1, end: 1 }, &["// a"]);
+        let closer = hunk(HunkOp::Replace { start: 2, end: 3 }, &["z();"]);
+        let l = lower(text, &lines, &[opener, closer.clone()], ctx()).expect("lowered");
+        assert!(l.warnings.is_empty(), "{:?}", l.warnings);
+        assert_eq!(l.edits[1].kind, EditKind::Replace { start: 2, end: 3 });
+        // The same closer hunk alone unbalances the file: the seed's repair keeps the `}`.
+        let l = lower(text, &lines, &[closer], ctx()).expect("lowered");
+        assert_eq!(l.warnings.len(), 1, "{:?}", l.warnings);
+        assert_eq!(l.edits[0].kind, EditKind::Replace { start: 2, end: 2 });
     }
 }

@@ -1,9 +1,9 @@
 //! The seed's model-facing strings (seed `000`, `docs/dialects/hashline.md` §b/§e), verbatim.
 
 /// Banner of a recovery from a head snapshot (the file changed outside the session).
-pub const RECOVERY_EXTERNAL: &str = "Recovered from a stale file hash using a previous read snapshot (file changed externally between read and edit).";
+pub const RECOVERY_EXTERNAL: &str = "[W_STALE_RECOVERED] Recovered from a stale file hash using a previous read snapshot (file changed externally between read and edit).";
 /// Banner of a recovery from an older in-session snapshot.
-pub const RECOVERY_SESSION_CHAIN: &str = "Recovered from a stale file hash using an earlier in-session snapshot (the file hash advanced after a prior edit in this session).";
+pub const RECOVERY_SESSION_CHAIN: &str = "[W_STALE_RECOVERED] Recovered from a stale file hash using an earlier in-session snapshot (the file hash advanced after a prior edit in this session).";
 /// Banner of a replay onto the live text.
 pub const RECOVERY_SESSION_REPLAY: &str = "Recovered by replaying your edits onto the current file content — your previous edit in this session changed line(s) you re-targeted with a stale hash. Verify the diff matches your intent before continuing.";
 /// Warning of a head/tail-only section applied despite a stale tag.
@@ -64,7 +64,7 @@ pub fn block_unavailable(header_line: usize) -> String {
 /// The boundary-balance repair warning.
 pub fn repaired(start: usize, action: &str) -> String {
     format!(
-        "Auto-repaired a delimiter-balance mismatch in the replacement at line {start}: {action}. Issue the payload as the final desired content only — never restate or omit a closing bracket bordering the range."
+        "[W_AUTO_REPAIRED] Auto-repaired a delimiter-balance mismatch in the replacement at line {start}: {action}. Issue the payload as the final desired content only — never restate or omit a closing bracket bordering the range."
     )
 }
 

@@ -83,14 +83,21 @@ pub(crate) struct Repaired {
     pub consulted: Option<RangeInclusive<usize>>,
 }
 
+impl Repaired {
+    /// The replace of a range ending at `end` by `rows`, as sent.
+    pub(crate) fn unchanged(end: usize, rows: &[String]) -> Repaired {
+        Repaired {
+            rows: rows.to_vec(),
+            end,
+            warning: None,
+            consulted: None,
+        }
+    }
+}
+
 /// Repair the replace of original lines `start..=end` (1-based, within `lines`) by `rows`.
 pub(crate) fn repair(lines: &[&str], start: usize, end: usize, rows: &[String]) -> Repaired {
-    let unchanged = Repaired {
-        rows: rows.to_vec(),
-        end,
-        warning: None,
-        consulted: None,
-    };
+    let unchanged = Repaired::unchanged(end, rows);
     if start == 0 || end < start || end > lines.len() {
         return unchanged;
     }

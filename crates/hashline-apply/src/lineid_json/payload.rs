@@ -78,7 +78,7 @@ pub(crate) fn clean(
             })
             .collect();
         warnings.push(format!(
-            "autocorrect: stripped pasted `N#ID|` prefixes from {with_prefix} payload line{} of edits[{index}]",
+            "[W_AUTOCORRECT] autocorrect: stripped pasted `N#ID|` prefixes from {with_prefix} payload line{} of edits[{index}]",
             plural(with_prefix)
         ));
         return Ok(stripped);
@@ -135,7 +135,7 @@ pub(crate) fn clean(
             })
             .collect();
         warnings.push(format!(
-            "autocorrect: stripped `+` diff markers from {plus} payload lines of edits[{index}]"
+            "[W_AUTOCORRECT] autocorrect: stripped `+` diff markers from {plus} payload lines of edits[{index}]"
         ));
         return Ok(stripped);
     }

@@ -82,7 +82,7 @@ pub(crate) fn resolve(
         });
         match duplicate {
             Some(first) => warnings.push(format!(
-                "autocorrect: dropped edits[{}]: it is an exact copy of edits[{}], applied once",
+                "[W_AUTOCORRECT] autocorrect: dropped edits[{}]: it is an exact copy of edits[{}], applied once",
                 spec.index, first.spec.index
             )),
             None => out.push(r),
@@ -167,7 +167,7 @@ fn autocorrect_replace(
 ) -> Vec<String> {
     if let Some(expanded) = expand_merged(original, &rows) {
         warnings.push(format!(
-            "autocorrect: re-split the merged line of edits[{index}] into {} lines at the original line boundaries",
+            "[W_AUTOCORRECT] autocorrect: re-split the merged line of edits[{index}] into {} lines at the original line boundaries",
             expanded.len()
         ));
         rows = expanded;
@@ -207,13 +207,13 @@ fn lower_one(
                 let (first, last) = strip_boundary_echo(&mut rows, e - s + 1, before, after);
                 if first {
                     warnings.push(format!(
-                        "autocorrect: dropped row 1 of edits[{index}]: it repeats line {} just before the range",
+                        "[W_AUTOCORRECT] autocorrect: dropped row 1 of edits[{index}]: it repeats line {} just before the range",
                         s - 1
                     ));
                 }
                 if last {
                     warnings.push(format!(
-                        "autocorrect: dropped the last row of edits[{index}]: it repeats line {} just after the range",
+                        "[W_AUTOCORRECT] autocorrect: dropped the last row of edits[{index}]: it repeats line {} just after the range",
                         e + 1
                     ));
                 }
@@ -239,7 +239,7 @@ fn lower_one(
             {
                 rows.remove(0);
                 warnings.push(format!(
-                    "autocorrect: dropped row 1 of edits[{index}]: it repeats anchor line {l}"
+                    "[W_AUTOCORRECT] autocorrect: dropped row 1 of edits[{index}]: it repeats anchor line {l}"
                 ));
             }
             if rows.is_empty() {
@@ -260,7 +260,7 @@ fn lower_one(
             if echoes && rows.len() >= 2 {
                 rows.pop();
                 warnings.push(format!(
-                    "autocorrect: dropped the last row of edits[{index}]: it repeats anchor line {l}"
+                    "[W_AUTOCORRECT] autocorrect: dropped the last row of edits[{index}]: it repeats anchor line {l}"
                 ));
             } else if echoes {
                 // A one-line prepend equal to its anchor is refused like the append case (DEVIATIONS §8).

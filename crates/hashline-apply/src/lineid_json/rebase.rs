@@ -176,7 +176,7 @@ pub(crate) fn choose_base(
                 return Ok(resolved);
             }
             warnings.push(format!(
-                "{} changed since it was read; the anchors of that read were carried onto the current file through its line diff",
+                "[W_STALE_RECOVERED] {} changed since it was read; the anchors of that read were carried onto the current file through its line diff",
                 target.display
             ));
             Ok(moved(resolved, &carried, disk))

@@ -41,7 +41,7 @@ pub const UNIFIED_DIFF_FIRST_LINE: &str = "unified-diff hunk header (`@@ -N,M +N
 /// A bare (un-prefixed) row after a blank line inside a hunk: the blank is ambiguous.
 pub const BARE_ROWS_WITH_BLANKS: &str = "A bare body row follows a blank line in the same hunk: the blank line could be content or a separator, so nothing was written. Prefix every payload row with `+` (a blank row is a lone `+`) and send the patch again.";
 /// The parse warning added (once) when bare rows were auto-prefixed with `+`.
-pub const BARE_BODY_AUTO_PIPED_WARNING: &str = "Auto-prefixed bare body row(s) with `+`. Body rows must be `+TEXT` literal lines; pasting raw code as payload is not a portable shape.";
+pub const BARE_BODY_AUTO_PIPED_WARNING: &str = "[W_AUTO_PREFIXED] Auto-prefixed bare body row(s) with `+`. Body rows must be `+TEXT` literal lines; pasting raw code as payload is not a portable shape.";
 /// The engine's error for an input that yields no section.
 pub const NO_SECTIONS: &str = "No hashline sections found in input.";
 

@@ -100,7 +100,7 @@ file of the patch lands, or none. Adding or moving onto an existing file is refu
 const HASH_JSON: &str = "\
 `patch` is the JSON request as one string: {\"path\": \"src/main.ts\", \"edits\": [...]}. Ops: \
 {\"op\": \"replace\", \"start\": \"HASH\", \"end\": \"HASH\", \"lines\": [...]} replaces the \
-inclusive range (single line: start = end; `lines: []` deletes); {\"op\": \"append\", \"pos\": \
+inclusive range (single line: start = end; `lines: []` deletes, and so does `[\"\"]`: to leave one blank line, restate a neighbouring line beside it); {\"op\": \"append\", \"pos\": \
 \"HASH\", \"lines\": [...]} inserts after pos (no pos: at the end); {\"op\": \"prepend\", ...} \
 inserts before pos (no pos: at the start). Anchors are the bare 4-character HASHes of the \
 latest read or of the `--- Anchors ---` block of the last edit; all edits of one call refer \
