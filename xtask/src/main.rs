@@ -7,11 +7,13 @@
 //! * `mistakes`: run the model-mistake corpus (`../shared/mistakes`) through the real binary and
 //!   print per dialect: correct, refused, warned-wrong, silent-wrong, broken, false alarms
 //!   (`HASHLINE_MISTAKES_VERBOSE=1`: one line per case).
-//! * `real-edits [--mistakes] [--only ID,ID] [--details DIR]`: the real-edits corpus
-//!   (`../shared/real-edits`) through the real binary in all five dialects, printing per dialect
-//!   and per code correct, warned, refused, wrong, crash, excluded; `--mistakes` injects the
-//!   mistakes models make into those edits instead; `--details DIR` writes each failing run's
-//!   requests and replies there.
+//! * `real-edits [--mistakes [--every N]] [--only ID,ID] [--details DIR]`: the real-edits
+//!   corpus (`../shared/real-edits`) through the real binary in all five dialects, printing per
+//!   dialect and per code correct, warned, refused, wrong, crash, excluded; `--mistakes` injects
+//!   the mistakes models make into those edits instead (every N-th case, default 2) and prints
+//!   correct, refused, warned-wrong, silent-wrong, silent-broken, broken per dialect and per
+//!   kind; `--details DIR` writes each failing (or silent-wrong) run's requests and replies
+//!   there.
 //! * `stress [--runs N] [--seconds S]`: the crash test (`hashline edit` killed with SIGKILL at
 //!   random moments during multi-file and hard-linked edits, then recovered) with N runs per
 //!   scenario (default 2000) within S seconds each (default 600); prints the counts.
@@ -83,7 +85,7 @@ fn main() -> ExitCode {
         Some("ast-diff") => ast_diff::run(&args[1..]),
         Some("dist") => dist::run(),
         _ => Err(
-            "usage: cargo xtask <golden [--bless] | conformance | mistakes | real-edits [--mistakes] [--only ID,ID] [--details DIR] | stress [--runs N] [--seconds S] | tidy | bench [--reps N] [--large-mb N] [--no-ast | --only-ast] [--ast-files N] [--guard] [--ast] [--scale [--reps N] [--max-mb N] [--only TEXT] [--max-depth N] [--debug]] | ast-diff [--bench] [--reps N] [--only TEXT] | dist>"
+            "usage: cargo xtask <golden [--bless] | conformance | mistakes | real-edits [--mistakes [--every N]] [--only ID,ID] [--details DIR] | stress [--runs N] [--seconds S] | tidy | bench [--reps N] [--large-mb N] [--no-ast | --only-ast] [--ast-files N] [--guard] [--ast] [--scale [--reps N] [--max-mb N] [--only TEXT] [--max-depth N] [--debug]] | ast-diff [--bench] [--reps N] [--only TEXT] | dist>"
                 .to_string(),
         ),
     };
@@ -180,6 +182,9 @@ fn real_edits(args: &[String]) -> Result<(), String> {
     }
     if let Some(dir) = value("--details") {
         cmd.env("REAL_EDITS_DETAILS", dir);
+    }
+    if let Some(every) = value("--every") {
+        cmd.env("REAL_EDITS_EVERY", every);
     }
     status(&mut cmd)
 }

@@ -1,10 +1,34 @@
 //! The correct request of each dialect for one change, built as a careful model would: from
 //! what it read and a line diff of before → after (the protocol of `../shared/real-edits`).
 
+use std::ops::Range;
+
 use serde_json::json;
 
 use super::diff::Hunk;
 use super::read::Read;
+
+/// One edit as the model writes it: the `old` lines of the text it read (0-based, half-open;
+/// empty where lines are inserted) become `lines`. The correct edits are the diff's hunks
+/// ([`edits`]); the mistakes test sends mutated ones.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    /// Lines of the text read.
+    pub old: Range<usize>,
+    /// What the model writes in their place.
+    pub lines: Vec<String>,
+}
+
+/// The correct edits: each hunk's old lines become its new lines.
+pub fn edits(new: &[&str], hunks: &[Hunk]) -> Vec<Edit> {
+    hunks
+        .iter()
+        .map(|h| Edit {
+            old: h.old.clone(),
+            lines: new[h.new.clone()].iter().map(|l| l.to_string()).collect(),
+        })
+        .collect()
+}
 
 /// What one dialect sends for a change: one or more calls to `edit` (str-replace sends one
 /// call per hunk), or why the change cannot be said in that dialect.
@@ -16,22 +40,17 @@ pub enum Request {
 }
 
 /// hashline: one `¶PATH#TAG` section, every hunk in the original numbering.
-pub fn hashline(path: &str, read: &Read, new: &[&str], hunks: &[Hunk]) -> Request {
+pub fn hashline(path: &str, read: &Read, edits: &[Edit]) -> Request {
     let mut out = format!("¶{path}#{}\n", read.tag);
-    for h in hunks {
-        let rows = || -> String {
-            new[h.new.clone()]
-                .iter()
-                .map(|l| format!("+{l}\n"))
-                .collect()
-        };
+    for h in edits {
+        let rows = || -> String { h.lines.iter().map(|l| format!("+{l}\n")).collect() };
         if h.old.is_empty() {
             match h.old.start {
                 0 => out.push_str("insert head:\n"),
                 n => out.push_str(&format!("insert after {n}:\n")),
             }
             out.push_str(&rows());
-        } else if h.new.is_empty() {
+        } else if h.lines.is_empty() {
             out.push_str(&format!("delete {}..{}\n", h.old.start + 1, h.old.end));
         } else {
             out.push_str(&format!("replace {}..{}:\n", h.old.start + 1, h.old.end));
@@ -43,10 +62,11 @@ pub fn hashline(path: &str, read: &Read, new: &[&str], hunks: &[Hunk]) -> Reques
 
 /// hash-json: replace/append/prepend edits with the `HASH` anchors read. A replace by one
 /// blank line (`[""]`, which the dialect documents as a deletion) restates a neighbouring line.
-pub fn hash_json(path: &str, read: &Read, old: &[&str], new: &[&str], hunks: &[Hunk]) -> Request {
+pub fn hash_json(path: &str, read: &Read, old: &[&str], edits: &[Edit]) -> Request {
+    let hunks = edits;
     let mut edits = Vec::new();
     for h in hunks {
-        let mut lines: Vec<&str> = new[h.new.clone()].to_vec();
+        let mut lines: Vec<&str> = h.lines.iter().map(String::as_str).collect();
         let anchor = |line: usize| read.anchors[line].clone();
         if h.old.is_empty() {
             if h.old.start == 0 {
@@ -85,10 +105,11 @@ pub fn hash_json(path: &str, read: &Read, old: &[&str], new: &[&str], hunks: &[H
 
 /// lineid-json: replace (`pos`, or `pos` + `end`)/append/prepend edits with the `N#ID`
 /// anchors read.
-pub fn lineid_json(path: &str, read: &Read, new: &[&str], hunks: &[Hunk]) -> Request {
+pub fn lineid_json(path: &str, read: &Read, edits: &[Edit]) -> Request {
+    let hunks = edits;
     let mut edits = Vec::new();
     for h in hunks {
-        let lines: Vec<&str> = new[h.new.clone()].to_vec();
+        let lines = &h.lines;
         let anchor = |line: usize| read.anchors[line].clone();
         if h.old.is_empty() {
             if h.old.start == 0 {
@@ -113,20 +134,14 @@ pub fn lineid_json(path: &str, read: &Read, new: &[&str], hunks: &[Hunk]) -> Req
 
 /// str-replace: one `str_replace` per hunk, top to bottom, `old_str` widened by whole context
 /// lines until it occurs once in the current text.
-pub fn str_replace(
-    path: &str,
-    old: &[&str],
-    final_newline: bool,
-    new: &[&str],
-    hunks: &[Hunk],
-) -> Request {
+pub fn str_replace(path: &str, old: &[&str], final_newline: bool, hunks: &[Edit]) -> Request {
     let mut current: Vec<String> = old.iter().map(|l| l.to_string()).collect();
     let mut calls = Vec::new();
     let mut shift: isize = 0;
     for h in hunks {
         let start = (h.old.start as isize + shift) as usize;
         let end = (h.old.end as isize + shift) as usize;
-        let replacement: Vec<String> = new[h.new.clone()].iter().map(|l| l.to_string()).collect();
+        let replacement: Vec<String> = h.lines.clone();
         let (mut a, mut b) = (start, end);
         let text = current.join("\n") + if final_newline { "\n" } else { "" };
         let pick = |a: usize, b: usize| -> (String, String) {
@@ -168,15 +183,17 @@ pub fn str_replace(
                 .into_bytes(),
         );
         current.splice(start..end, replacement.iter().cloned());
-        shift += h.new.len() as isize - h.old.len() as isize;
+        shift += h.lines.len() as isize - h.old.len() as isize;
     }
     Request::Calls(calls)
 }
 
+/// apply-patch's lines of context each side of a change.
+pub const CONTEXT: usize = 3;
+
 /// apply-patch: one V4A patch, `@@` chunks with 3 context lines (merged where they touch); a
 /// chunk whose lines occur more than once in the file gets more context until they occur once.
-pub fn apply_patch(path: &str, old: &[&str], new: &[&str], hunks: &[Hunk]) -> Request {
-    const CONTEXT: usize = 3;
+pub fn apply_patch(path: &str, old: &[&str], hunks: &[Edit]) -> Request {
     let text = format!("\n{}\n", old.join("\n"));
     let mut out = format!("*** Begin Patch\n*** Update File: {path}\n");
     for group in groups(hunks, 2 * CONTEXT) {
@@ -201,7 +218,7 @@ pub fn apply_patch(path: &str, old: &[&str], new: &[&str], hunks: &[Hunk]) -> Re
             for l in &old[part.old.clone()] {
                 out.push_str(&format!("-{l}\n"));
             }
-            for l in &new[part.new.clone()] {
+            for l in &part.lines {
                 out.push_str(&format!("+{l}\n"));
             }
             at = part.old.end;
@@ -217,9 +234,10 @@ pub fn apply_patch(path: &str, old: &[&str], new: &[&str], hunks: &[Hunk]) -> Re
     Request::Calls(vec![out.into_bytes()])
 }
 
-/// The hunks in runs whose neighbours are at most `gap` lines apart.
-fn groups(hunks: &[Hunk], gap: usize) -> Vec<Vec<Hunk>> {
-    let mut out: Vec<Vec<Hunk>> = Vec::new();
+/// The edits in runs whose neighbours are at most `gap` lines apart (apply-patch's `@@`
+/// chunks: [`CONTEXT`] lines each side, merged where they touch).
+pub fn groups(hunks: &[Edit], gap: usize) -> Vec<Vec<Edit>> {
+    let mut out: Vec<Vec<Edit>> = Vec::new();
     for h in hunks {
         match out.last_mut() {
             Some(run) if h.old.start <= run[run.len() - 1].old.end + gap => run.push(h.clone()),
