@@ -271,10 +271,38 @@ impl<'a> BodyParser<'a> {
 /// than written into the file as a row.
 fn looks_like_op_header(text: &str) -> bool {
     let t = js_trim(text).to_ascii_lowercase();
-    let verb = ["replace ", "insert ", "delete "]
-        .iter()
-        .any(|v| t.starts_with(v));
-    verb && t.ends_with(':') && t.bytes().any(|b| b.is_ascii_digit()) && t.len() <= 40
+    if t.len() > 40 {
+        return false;
+    }
+    let mut words = t.split_whitespace();
+    let Some(verb) = words.next() else {
+        return false;
+    };
+    if VERBS.contains(&verb) {
+        return t.ends_with(':') && t.bytes().any(|b| b.is_ascii_digit());
+    }
+    // A misspelled verb (`delet 5`, `repalce 3..4:`) followed by nothing but a line reference.
+    let near = verb.len() >= 4
+        && VERBS
+            .iter()
+            .any(|v| strsim::damerau_levenshtein(verb, v) <= 2);
+    let rest: Vec<&str> = words.collect();
+    near && !rest.is_empty() && rest.iter().all(|w| is_line_reference(w))
+}
+
+/// The op verbs of a hunk header.
+const VERBS: [&str; 3] = ["replace", "insert", "delete"];
+
+/// A word of a hunk header after its verb: `before`, `after`, `head`, `tail`, `block`, or line
+/// numbers (`5`, `3..4`, `3-4`), with an optional final `:`.
+fn is_line_reference(word: &str) -> bool {
+    let w = word.strip_suffix(':').unwrap_or(word);
+    let numbers = |w: &str| {
+        w.split("..")
+            .flat_map(|p| p.split('-'))
+            .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    matches!(w, "before" | "after" | "head" | "tail" | "block") || (!w.is_empty() && numbers(w))
 }
 
 #[cfg(test)]

@@ -367,3 +367,26 @@ fn odd_inputs_do_not_panic() {
     }
     assert_eq!(parse_body("").map(|p| p.hunks.len()), Ok(0));
 }
+
+#[test]
+fn a_misspelled_op_header_among_bare_rows_is_refused() {
+    for header in ["delet 5", "repalce 3..4:", "insrt after 5:", "delte 2-3"] {
+        let body = format!("replace 1..1:\nlet x = 1;\n{header}");
+        match parse_body(&body) {
+            Ok(parsed) => panic!("{body:?} parsed: {parsed:?}"),
+            Err(e) => assert!(
+                e.message.contains("looks like an op header"),
+                "{}",
+                e.message
+            ),
+        }
+    }
+    // Bare rows that merely start with a similar word stay content.
+    check(
+        "replace 1..1:\ndeleted 5 files\ninsert(a, 5)\ndelegate 5 tasks",
+        &[(
+            Replace { start: 1, end: 1 },
+            &["deleted 5 files", "insert(a, 5)", "delegate 5 tasks"],
+        )],
+    );
+}
