@@ -223,6 +223,19 @@ impl FrontEnd for ApplyPatch {
             Some(live) if updates => basis(opened.store, &opened.target.key, live.text()),
             _ => Basis::Live,
         };
+        // A patch whose context is not in the version the session read but is in the file as
+        // it is was written against the disk (a formatter or a shell edit since the read, seen
+        // through the model's shell): it is matched there.
+        let seen = match (seen, &original) {
+            (Basis::Recorded(text), Some(live))
+                if self.groups[i].hunks.len() == 1
+                    && self.fits(i, live)
+                    && !self.fits(i, &recorded_file(&text, live)) =>
+            {
+                Basis::Live
+            }
+            (seen, _) => seen,
+        };
         let recorded = match (&seen, &original) {
             (Basis::Recorded(text), Some(live)) => Some(recorded_file(text, live)),
             _ => None,

@@ -83,7 +83,17 @@ impl StrReplace {
         match &command {
             Command::StrReplace { old_str, new_str } => {
                 let (at, old, new) = match find(text, old_str) {
-                    Found::Once(at) => (at, old_str.as_str(), new_str.as_str()),
+                    Found::Once(at) => {
+                        if let Some(line) = indented_twice(text, at, old_str, new_str) {
+                            return Err(Refusal::new(
+                                ErrorCode::Indentation,
+                                format!(
+                                    "No replacement was performed: old_str starts after the indentation of line {line}, but new_str begins with its own indentation, so line {line} would be indented twice. Include the line's leading white space in old_str (or leave it out of new_str) and send it again."
+                                ),
+                            ));
+                        }
+                        (at, old_str.as_str(), new_str.as_str())
+                    }
                     Found::Many(lines) => return Err(self.many(old_str, &lines)),
                     Found::None => self.stripped(text, old_str, new_str)?,
                 };
@@ -201,6 +211,10 @@ impl StrReplace {
             {
                 Basis::Live
             }
+            // old_str is not in the version viewed but once in the file as it is: the model
+            // copied it from the disk (a formatter or a shell edit since the view, seen through
+            // its shell), so it is matched there.
+            Basis::Recorded(text) if self.copied_from_disk(&text, live) => Basis::Live,
             seen => seen,
         };
         if seen == Basis::Unread {
@@ -224,6 +238,17 @@ impl StrReplace {
             land: Land::Update,
             warnings: Vec::new(),
         }))
+    }
+
+    /// Whether `old_str` is missing from the version `viewed` but occurs once in `live`.
+    fn copied_from_disk(&self, viewed: &str, live: &str) -> bool {
+        match &self.command {
+            Command::StrReplace { old_str, .. } => {
+                find(viewed, old_str) == Found::None
+                    && matches!(find(live, old_str), Found::Once(_))
+            }
+            _ => false,
+        }
     }
 
     fn stale(&self, live: &str, near: usize) -> Refusal {
@@ -367,5 +392,42 @@ impl StrReplace {
             Command::UndoEdit => "undo_edit",
         };
         format!("{name} on {}", self.shown)
+    }
+}
+
+/// The 1-based line whose indentation a replacement at `at` would double: `old_str` starts
+/// right after that line's indentation (white space only before it on the line, none at its
+/// own start) while `new_str` starts with white space of its own, a model's habit of copying
+/// the line without its indentation but writing the new one in full.
+fn indented_twice(text: &str, at: usize, old_str: &str, new_str: &str) -> Option<usize> {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[line_start..at];
+    let blank = |c: char| c == ' ' || c == '\t';
+    let after_indent = !before.is_empty() && before.chars().all(blank);
+    let own_indent = !old_str.starts_with(blank) && new_str.starts_with(blank);
+    (after_indent && own_indent).then(|| line_of(text, at))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::indented_twice;
+
+    #[test]
+    fn old_str_without_the_indentation_new_str_with_it_is_caught() {
+        let text = "fn f() {\n    let a = 1;\n}\n";
+        let at = text.find("let a").expect("found");
+        assert_eq!(
+            indented_twice(text, at, "let a = 1;", "    let a = 2;"),
+            Some(2)
+        );
+        // new_str without indentation keeps the line's: fine.
+        assert_eq!(indented_twice(text, at, "let a = 1;", "let a = 2;"), None);
+        // Inside a line, or from the line's start: fine.
+        let mid = text.find("a = 1").expect("found");
+        assert_eq!(indented_twice(text, mid, "a = 1;", "  b = 1;"), None);
+        assert_eq!(
+            indented_twice(text, at - 4, "    let a = 1;", "    let a = 2;"),
+            None
+        );
     }
 }

@@ -238,6 +238,21 @@ impl ApplyPatch {
 
     /// Group `i` is a single update: its edits straight on the file as read (finer edits for
     /// the guard). `None`: it failed (recorded).
+    /// Whether group `i`'s one update finds every chunk in `file` (nothing recorded).
+    pub(super) fn fits(&self, i: usize, file: &TextFile) -> bool {
+        let Some(Hunk::Update { chunks, .. }) =
+            self.groups[i].hunks.first().map(|&h| &self.hunks[h])
+        else {
+            return false;
+        };
+        let path = &self.groups[i].path;
+        let abs = self.abs(path);
+        let names = Names { path, abs: &abs };
+        let mut bom_line = None;
+        let view = codex_view(file, &mut bom_line);
+        lower(&view, chunks, &names, 0).is_ok()
+    }
+
     pub(super) fn single_update(
         &mut self,
         i: usize,
