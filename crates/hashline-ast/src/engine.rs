@@ -155,9 +155,31 @@ fn plan(
     let mut preview = Preview::default();
     let mut gap_notes = Vec::new();
     let max_files = req.max_files.max(1);
+    // A file whose rewrite would not parse is left out and listed; the others are queued. Only
+    // when every file with a match is refused does the whole call refuse (with the first).
+    let mut refused = None;
     for (job, outcome) in jobs.iter().zip(outcomes) {
         let display = &job.candidate.display;
-        let (original, edits, nested, gap) = match outcome? {
+        let outcome = match outcome {
+            Err(e @ AstError::SyntaxIntroduced { .. }) => {
+                preview.files_searched += 1;
+                if let AstError::SyntaxIntroduced {
+                    line, column, what, ..
+                } = &e
+                {
+                    issues.push(
+                        Some(display),
+                        format!(
+                            "[E_SYNTAX_INTRODUCED] {display}: the rewrite would add a syntax error at {line}:{column} ({what}); this file was left out of the preview"
+                        ),
+                    );
+                }
+                refused.get_or_insert(e);
+                continue;
+            }
+            other => other?,
+        };
+        let (original, edits, nested, gap) = match outcome {
             FileOutcome::Issue(message) => {
                 preview.files_searched += 1;
                 issues.push(Some(display), message);
@@ -193,6 +215,9 @@ fn plan(
         preview
             .files
             .push(file_rewrite(number, job.candidate, original, edits));
+    }
+    if let (Some(e), true) = (refused, preview.files.is_empty()) {
+        return Err(e);
     }
     preview.parse_issues = issues.list;
     preview.warnings.extend(gaps::warning(&gap_notes));

@@ -582,3 +582,32 @@ fn the_preview_shows_ids_totals_and_a_multi_line_change_whole() {
     );
     assert_eq!(read(r, "m.ts"), src, "a preview writes nothing");
 }
+
+#[test]
+fn a_file_whose_rewrite_would_not_parse_is_left_out_and_the_rest_queued() {
+    // In a statement `foo(1); bar()` parses; as an argument it does not.
+    let (root, state) = setup(&[("a.ts", "foo(1);\n"), ("b.ts", "g(foo(2));\n")]);
+    let (root, state) = (root.path(), state.path());
+    let args = [
+        "--json",
+        "ast-edit",
+        "--pat",
+        "foo($A)",
+        "--out",
+        "foo($A); bar()",
+    ];
+    let out = run(root, state, &[&args[..], &["a.ts", "b.ts"]].concat());
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout.contains("[E_SYNTAX_INTRODUCED] b.ts") && out.stdout.contains("left out"),
+        "{out:?}"
+    );
+    let applied = run(root, state, &["resolve", "apply", &preview_id(&out)]);
+    assert_eq!(applied.code, 0, "{applied:?}");
+    assert_eq!(read(root, "a.ts"), "foo(1); bar();\n");
+    assert_eq!(read(root, "b.ts"), "g(foo(2));\n");
+    // When every file would break, the call is refused and nothing is queued.
+    let alone = run(root, state, &[&args[..], &["b.ts"]].concat());
+    assert_eq!(alone.code, 1, "{alone:?}");
+    assert!(alone.stdout.contains("Nothing was queued"), "{alone:?}");
+}
