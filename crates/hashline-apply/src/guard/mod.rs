@@ -32,7 +32,7 @@ mod syntax;
 
 use std::path::Path;
 
-pub(crate) use lexical::is_one_wrapped_unit;
+pub(crate) use lexical::{is_one_wrapped_unit, without_strings, Family};
 
 use hashline_core::{Edit, EditKind, ErrorCode, LineChange, Pieces, SyntaxCheck};
 
