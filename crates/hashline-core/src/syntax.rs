@@ -17,6 +17,9 @@ pub struct SyntaxIssue {
     pub column: usize,
     /// What the parser saw, in a few words (`missing "}"`, `unexpected "@@"`, …).
     pub what: String,
+    /// 1-based line of the new text where the erroneous stretch ends (the outermost `ERROR`
+    /// node's last line; `line` for a zero-width `MISSING` node).
+    pub end_line: usize,
 }
 
 /// Tells whether an edit added a syntax error.

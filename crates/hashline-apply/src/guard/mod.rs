@@ -29,10 +29,11 @@ mod lexical;
 mod merged;
 mod payload;
 mod syntax;
+mod transient;
 
 use std::path::Path;
 
-pub(crate) use lexical::is_one_wrapped_unit;
+pub(crate) use lexical::{is_one_wrapped_unit, without_strings, Family};
 
 use hashline_core::{Edit, EditKind, ErrorCode, LineChange, Pieces, SyntaxCheck};
 
@@ -92,6 +93,9 @@ pub(crate) struct Subject<'a> {
     pub anchor: &'a dyn Fn(usize) -> String,
     /// Names an edit the way the request did (`replace 5..7`, `edits[0]`).
     pub label: &'a dyn Fn(&Edit) -> String,
+    /// The dialect sends one hunk per call by design (str-replace): a multi-hunk change
+    /// passes through intermediate texts ([`syntax`] judges their errors by that).
+    pub one_hunk_per_call: bool,
     /// The ranges the edits replace, sorted and merged: [`Subject::survives`] is a binary
     /// search, not a scan of every edit (the checks ask it while walking lines).
     removed: Vec<(usize, usize)>,
@@ -154,6 +158,7 @@ impl<'a> Subject<'a> {
             after,
             anchor,
             label,
+            one_hunk_per_call: false,
             removed,
             shifts,
             fences: std::sync::OnceLock::new(),
@@ -314,7 +319,7 @@ pub(crate) fn check<'a>(
     };
     if s.after.len() < PARALLEL_BYTES {
         let warnings = per_edit(s)?;
-        syntax::check(s, parse.run())?;
+        syntax::check(s, parse.run(), opts.syntax)?;
         return Ok(warnings);
     }
     // A refusal of the per-edit checks is the answer: the parse is told to give up, and a
@@ -331,7 +336,7 @@ pub(crate) fn check<'a>(
         || parse.run_unless(&cancel),
     );
     let warnings = warnings?;
-    syntax::check(s, issue)?;
+    syntax::check(s, issue, opts.syntax)?;
     Ok(warnings)
 }
 

@@ -77,11 +77,22 @@ pub(super) fn parse<'a>(s: &'a Subject<'a>, opts: &GuardOptions<'a>) -> Option<P
     })
 }
 
-/// Refuse when the parse found a syntax error the edit introduced (`issue`).
-pub(super) fn check(s: &Subject<'_>, issue: Option<SyntaxIssue>) -> Result<(), GuardRefusal> {
+/// Refuse when the parse found a syntax error the edit introduced (`issue`), unless it is one
+/// step's passing state of a change sent one hunk per call (`transient`; `parser` tells whether
+/// the text before already failed to parse).
+pub(super) fn check(
+    s: &Subject<'_>,
+    issue: Option<SyntaxIssue>,
+    parser: Option<&dyn SyntaxCheck>,
+) -> Result<(), GuardRefusal> {
     let Some(issue) = issue else {
         return Ok(());
     };
+    let broken_before =
+        || parser.is_some_and(|p| p.introduced(Path::new(s.path), "", s.before).is_some());
+    if s.one_hunk_per_call && super::transient::is_transient(s, &issue, broken_before) {
+        return Ok(());
+    }
     let after = s.after.to_text();
     let lines = real_lines(&after);
     let last = lines.len().max(issue.line);
@@ -178,7 +189,7 @@ mod tests {
             syntax: Some(&fake),
             allow_syntax_errors: allow,
         };
-        check(&s, parse(&s, &opts).and_then(|p| p.run()))
+        check(&s, parse(&s, &opts).and_then(|p| p.run()), None)
     }
 
     /// The whole guard ([`super::super::check`]) on a text of `lines` lines with line 2
@@ -188,6 +199,7 @@ mod tests {
             line: 2,
             column: 1,
             what: "fake".into(),
+            end_line: 2,
         });
         guard_big_with(lines, row, &fake)
     }
@@ -343,6 +355,7 @@ mod tests {
             line,
             column,
             what: "missing \"}\"".to_string(),
+            end_line: line,
         }
     }
 

@@ -1,9 +1,10 @@
 //! The hash-json front end of the executor: the request's file checks, anchor resolution and
 //! stale rebase (its plan), and the seed's response texts.
 
+use std::borrow::Cow;
 use std::cell::OnceCell;
 
-use hashline_anchor::hash_json::{push_row, LineHash, LineHasher};
+use hashline_anchor::hash_json::{hash_lines, push_row, LineHash, LineHasher};
 use hashline_core::{Edit, ErrorCode, SpliceError, TextFile};
 use hashline_state::{SnapshotStore, StoreError};
 use hashline_syntax::hash_json::{parse_envelope, parse_items, EditItem, Envelope};
@@ -193,18 +194,37 @@ impl FrontEnd for HashJson {
         let store = opened.store;
         let key = &opened.target.key;
         let recorded = recorded_base(store, key, &live, items);
+        let held;
         let base = match &recorded {
-            Some(b) => Version::new(&b.text),
-            None => live,
+            Some(b) => {
+                held = Version::new(&b.text);
+                &held
+            }
+            None => &live,
         };
-        let places = resolve(items, &base)?;
+        let places = resolve(items, base)?;
         let mut warnings: Vec<String> = Vec::new();
         for (item, &place) in items.iter().zip(&places) {
-            warnings.extend(boundary_warnings(item, place, &base, &label(item)));
+            warnings.extend(boundary_warnings(item, place, base, &label(item)));
         }
-        warnings.extend(items.iter().filter_map(unicode_escape_warning));
-        warnings.extend(bare_prefix(items, &base, path)?);
-        let planned = plan(items, &places, &base)?;
+        warnings.extend(items.iter().filter_map(|i| unicode_escape_warning(i, path)));
+        // The hashes a read of this file showed: the base's and the disk's first, the other
+        // recorded versions hashed only when those do not settle it.
+        let others = || {
+            let versions = store.versions_except(key, live_text).unwrap_or_default();
+            versions
+                .into_iter()
+                .flatten()
+                .map(|v| Cow::<[LineHash]>::Owned(hash_lines(&v.text)))
+        };
+        let shown = [Cow::from(&base.hashes[..]), Cow::from(&live.hashes[..])];
+        bare_prefix(
+            items,
+            shown
+                .into_iter()
+                .chain(std::iter::once_with(others).flatten()),
+        )?;
+        let planned = plan(items, &places, base)?;
         let edits: Vec<Edit> = match &recorded {
             Some(old) => rebase(&planned.edits, old, live_text, items, &|origin| {
                 anchor_names(items, origin)

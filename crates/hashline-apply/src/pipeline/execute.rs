@@ -198,6 +198,7 @@ fn check<F: FrontEnd>(
             anchor: &anchor,
             label: &label,
             allow_syntax_errors: front.allow_syntax_errors(),
+            one_hunk_per_call: front.one_hunk_per_call(),
         };
         guard_and_encode(&shape, &plan.file, &lines, &plan.edits, spliced, guard)?
     };

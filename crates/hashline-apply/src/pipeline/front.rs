@@ -197,6 +197,11 @@ pub(crate) trait FrontEnd {
     fn allow_syntax_errors(&self) -> bool {
         false
     }
+    /// The dialect sends one hunk per call by design, so a multi-hunk change passes through
+    /// intermediate texts (str-replace).
+    fn one_hunk_per_call(&self) -> bool {
+        false
+    }
     /// Checks of the guarded result (a file emptied); `Ok` holds the warnings that go before
     /// the guard's.
     fn checked(&mut self, _i: usize, _result: &Guarded<'_>) -> Result<Vec<String>, Self::Error> {

@@ -34,6 +34,8 @@ pub(crate) struct Front<'a> {
     pub label: &'a dyn Fn(&Edit) -> String,
     /// The request's own `allowSyntaxErrors` (added to the call's guard options).
     pub allow_syntax_errors: bool,
+    /// The dialect sends one hunk per call by design (str-replace).
+    pub one_hunk_per_call: bool,
 }
 
 /// One file's edits spliced in memory.
@@ -116,7 +118,7 @@ fn guard(
     after: &Pieces<'_>,
     opts: &GuardOptions<'_>,
 ) -> Result<(Vec<String>, Vec<LineChange>), GuardRefusal> {
-    let subject = guard::Subject::new(
+    let mut subject = guard::Subject::new(
         front.path,
         lines,
         edits,
@@ -124,6 +126,7 @@ fn guard(
         front.anchor,
         front.label,
     );
+    subject.one_hunk_per_call = front.one_hunk_per_call;
     let warnings = guard::check(&subject, opts)?;
     Ok((warnings, subject.into_changes()))
 }
@@ -217,6 +220,7 @@ mod tests {
             anchor: &anchor,
             label: &guard::op_label,
             allow_syntax_errors: false,
+            one_hunk_per_call: false,
         };
         let checked = guard_and_encode(
             &front,

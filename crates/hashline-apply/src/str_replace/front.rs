@@ -292,6 +292,10 @@ impl FrontEnd for StrReplace {
         super::fs_refusal(&e, &self.shown)
     }
 
+    fn one_hunk_per_call(&self) -> bool {
+        true
+    }
+
     fn plan(&mut self, opened: Opened<'_>) -> Result<Plan, Refusal> {
         match &self.command {
             Command::Create { file_text } => {

@@ -73,6 +73,60 @@ pub const DEVIATIONS: &[Deviation] = &[
         },
     ),
     (
+        "063-literal-uDDDD-warning",
+        "§30: the seed's warning, led by its code",
+        When::Always,
+        Ours::Applied {
+            after: b"aaa\n\\uDDDD\nccc",
+            response: "--- Anchors ---\n0CFv:aaa\n1XlU:\\uDDDD\nY0yQ:ccc\n\nWarnings:\n[W_LITERAL_ESCAPE] Detected literal \\uDDDD in edit content; no autocorrection applied. Verify whether this should be a real Unicode escape or plain text.",
+        },
+    ),
+    (
+        "073-bare-hash-prefix-no-file-match",
+        "§28: a bare `word:` row whose prefix no read showed as a line hash is content: applied as written, no warning",
+        When::Always,
+        Ours::Applied {
+            after: b"ZZZZ:one\nZZZP:two\nbeta\ngamma\ndelta",
+            response: "--- Anchors ---\n33TK:ZZZZ:one\n5t4y:ZZZP:two\nP-cP:beta\nfqFi:gamma",
+        },
+    ),
+    (
+        "074-bare-hash-prefix-python-warns",
+        "§28: a bare `word:` row whose prefix no read showed as a line hash is content: applied as written, no warning",
+        When::Always,
+        Ours::Applied {
+            after: b"else: do_something\n    pass\nelse:\n    x = 1",
+            response: "--- Anchors ---\npMuK:else: do_something\nKeM6:    pass\n-LOw:else:",
+        },
+    ),
+    (
+        "078-bare-prefix-false-positive-indented-yaml-key",
+        "§28: a bare `word:` row whose prefix no read showed as a line hash is content: applied as written, no warning",
+        When::Always,
+        Ours::Applied {
+            after: b"data:\n  init: true\n",
+            response: "--- Anchors ---\nTitb:data:\nm9k7:  init: true",
+        },
+    ),
+    (
+        "080-bare-prefix-checked-even-when-noop",
+        "§28: a bare `word:` row whose prefix no read showed as a line hash is content: applied as written, no warning (here a no-op)",
+        When::Always,
+        Ours::Applied {
+            after: b"name: demo\ndata: 1\n",
+            response: "No changes made to config.yaml\nClassification: noop\nEdit 0: replacement for YmbI is identical to current content:\n  YmbI: data: 1",
+        },
+    ),
+    (
+        "081-bare-prefix-also-applies-to-append",
+        "§28: a bare `word:` row whose prefix no read showed as a line hash is content: applied as written, no warning",
+        When::Always,
+        Ours::Applied {
+            after: b"a\ntodo: x\nb\n",
+            response: "--- Anchors ---\nhrLI:a\nW6ic:todo: x\ngCp1:b",
+        },
+    ),
+    (
         "098-legacy-oldtext-newtext",
         "§12: the E_LEGACY_SHAPE message spells the second placeholder `\"<HASH>\"`",
         When::Always,

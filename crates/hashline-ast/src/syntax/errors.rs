@@ -60,10 +60,13 @@ impl Found {
             Some(head) => head.chars().count(),
             None => self.point.column,
         };
+        let end = self.range.end.min(text.len());
+        let end_row = memchr::memchr_iter(b'\n', &text.as_bytes()[..end]).count();
         SyntaxIssue {
             line: self.point.row + 1,
             column: column + 1,
             what: self.what.clone(),
+            end_line: end_row.max(self.point.row) + 1,
         }
     }
 }

@@ -301,3 +301,25 @@ proptest::proptest! {
         let _ = check(path, &after, before);
     }
 }
+
+#[test]
+fn two_python_statements_merged_on_one_line_are_reported() {
+    let after = PY.replace("            return 1\n", "            x = f(a) y = 2\n");
+    let issue = check("a.py", PY, &after).expect("merged statements");
+    assert_eq!(issue.line, 4, "{issue:?}");
+    // The control: the same two statements on their own lines parse.
+    let split = PY.replace(
+        "            return 1\n",
+        "            x = f(a)\n            y = 2\n",
+    );
+    assert_eq!(check("a.py", PY, &split), None);
+}
+
+#[test]
+fn an_issue_names_the_last_line_of_its_error() {
+    let ts = TS.replace("    y();\n  }\n", "    y();\n");
+    let issue = check("a.ts", TS, &ts).expect("ts");
+    assert!(issue.end_line >= issue.line, "{issue:?}");
+    let lines = ts.lines().count();
+    assert!(issue.end_line <= lines + 1, "{issue:?}");
+}
