@@ -371,3 +371,5 @@ pub(crate) fn refuse(
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_range;
