@@ -7,7 +7,7 @@ use hashline_core::{Edit, ErrorCode};
 use super::edges::{prose_leftover, renumbered, unpaired_end};
 use super::leftover::duplicate_key;
 use super::lexical::{indent, is_blank, Family};
-use super::{refuse, GuardRefusal, Subject};
+use super::{is_fence, refuse, GuardRefusal, Subject};
 
 const RESEND: &str = "Fix the range with the fresh anchors shown and send the edit again; to \
 remove such a line on purpose, delete it in an edit of its own.";
@@ -64,7 +64,7 @@ pub(super) fn check(
 }
 
 /// A range of two or more lines that starts or ends on a blank line the payload does not
-/// restate at that end.
+/// restate at that end, where that blank separates two items (see [`separates`]).
 fn swallowed_blank(s: &Subject<'_>, edit: &Edit) -> Option<String> {
     let (start, end) = Subject::replaced(edit)?;
     if end <= start || (start..=end).all(|n| is_blank(s.line(n))) {
@@ -72,21 +72,108 @@ fn swallowed_blank(s: &Subject<'_>, edit: &Edit) -> Option<String> {
     }
     let first = edit.rows.first()?;
     let last = edit.rows.last()?;
+    // As many blank rows as blank lines: the blank lines were restated, maybe moved. Rows that
+    // restate every other line of the range: the edit removes blank lines and nothing else.
+    let blanks = (start..=end).filter(|&n| is_blank(s.line(n))).count();
+    if edit.rows.iter().filter(|r| is_blank(r)).count() >= blanks
+        || only_removes(s, edit, |n| is_blank(s.line(n)))
+    {
+        return None;
+    }
     // A last row that restates the line after the range is a different mistake (or intent):
     // the repeated-line notice covers it.
     if is_blank(s.line(end)) && !is_blank(last) && last.trim() != s.line(end + 1).trim() {
-        return Some(format!(
-            "the range ends on blank line {end}, which the payload does not restate: the edit \
-             would remove that separator"
-        ));
+        let below = (end + 1..=s.line_count()).find(|&n| !is_blank(s.line(n)));
+        let lines_from = |n: usize| (n..=s.line_count()).map(|k| s.line(k));
+        if below.is_some_and(|n| s.survives(n) && separates(s, last, lines_from(n))) {
+            return Some(format!(
+                "the range ends on blank line {end}, which the payload does not restate: the \
+                 edit would remove that separator"
+            ));
+        }
     }
     if is_blank(s.line(start)) && !is_blank(first) && first.trim() != s.line(start - 1).trim() {
-        return Some(format!(
-            "the range starts on blank line {start}, which the payload does not restate: the edit \
-             would remove that separator"
-        ));
+        let above = (1..start).rev().find(|&n| !is_blank(s.line(n)));
+        let rows = edit.rows.iter().map(String::as_str);
+        if above.is_some_and(|n| s.survives(n) && separates(s, s.line(n), rows)) {
+            return Some(format!(
+                "the range starts on blank line {start}, which the payload does not restate: \
+                 the edit would remove that separator"
+            ));
+        }
     }
     None
+}
+
+/// Whether `edit`'s rows are its range's lines, in order, but for lines `dropped` says may go:
+/// the edit deletes those lines and changes nothing else.
+fn only_removes(s: &Subject<'_>, edit: &Edit, dropped: impl Fn(usize) -> bool) -> bool {
+    let Some((start, end)) = Subject::replaced(edit) else {
+        return false;
+    };
+    let mut rows = edit.rows.iter().peekable();
+    let mut removed = false;
+    for n in start..=end {
+        if rows.peek().is_some_and(|r| r.as_str() == s.line(n)) {
+            rows.next();
+        } else if dropped(n) {
+            removed = true;
+        } else {
+            return false;
+        }
+    }
+    removed && rows.next().is_none()
+}
+
+/// Lines that declare an item (a function, a type), with the keywords that may precede them.
+const ITEMS: [&str; 14] = [
+    "def ",
+    "class ",
+    "fn ",
+    "func ",
+    "function",
+    "type ",
+    "struct ",
+    "enum ",
+    "impl",
+    "trait ",
+    "interface ",
+    "mod ",
+    "@",
+    "#[",
+];
+
+/// Whether a blank line between `upper` and the lines from `lower` on (the lines that would
+/// meet without it) separates two items. In prose every blank does: it ends a paragraph. In
+/// code it does not when it only pads a block (after an opener, before a closer), nor between
+/// two statements of one body (same indentation, the upper line not closing a block, the lower
+/// one, past its comments, not declaring an item): a paragraph break an edit may drop.
+fn separates<'a>(s: &Subject<'_>, upper: &str, mut lower: impl Iterator<Item = &'a str>) -> bool {
+    let Some(first) = lower.next() else {
+        return false;
+    };
+    let (up, low) = (upper.trim(), first.trim());
+    if Family::of(s.path) == Family::Prose {
+        return true;
+    }
+    if up.ends_with(['{', '(', '[', ':']) || low.starts_with(['}', ')', ']']) || low == "end" {
+        return false;
+    }
+    if Family::of(s.path) == Family::Data || indent(upper) != indent(first) {
+        return true;
+    }
+    let closes = up == "end" || up.chars().all(|c| matches!(c, '}' | ')' | ']' | ';' | ','));
+    let comment = |t: &str| t.starts_with("//") || t.starts_with("/*") || t.starts_with("# ");
+    let item = std::iter::once(first)
+        .chain(lower)
+        .map(str::trim)
+        .find(|t| !comment(t))
+        .unwrap_or(low);
+    let mut t = item;
+    for m in ["export ", "pub ", "pub(crate) ", "async ", "default "] {
+        t = t.strip_prefix(m).unwrap_or(t);
+    }
+    closes || ITEMS.iter().any(|k| t.starts_with(k))
 }
 
 /// A line that belongs to the item below it: a decorator, an attribute, a doc comment.
@@ -128,6 +215,10 @@ fn swallowed_attachment(s: &Subject<'_>, edit: &Edit) -> Option<String> {
     } else {
         return None;
     };
+    // Rows that restate every other line delete it on purpose (blank lines may go with it).
+    if only_removes(s, edit, |k| k == n || is_blank(s.line(k))) {
+        return None;
+    }
     Some(format!(
         "line {n} (`{}`) belongs to the item {}, and no row restates it: the item would lose it",
         s.line(n).trim(),
@@ -152,9 +243,16 @@ fn swallowed_fence(s: &Subject<'_>, edit: &Edit) -> Option<String> {
         return None;
     }
     let restated = |line: &str| edit.rows.iter().any(|r| r.trim() == line.trim());
+    // A delimiter at the same end of the rows rewrites it (a fence with another info string).
+    let first_row = edit.rows.iter().find(|r| !is_blank(r));
+    let last_row = edit.rows.iter().rev().find(|r| !is_blank(r));
+    let rewritten = |n: usize| {
+        let row = if n == start { first_row } else { last_row };
+        row.is_some_and(|r| is_delimiter(r) && is_fence(r) == is_fence(s.line(n)))
+    };
     [end, start]
         .into_iter()
-        .find(|&n| is_delimiter(s.line(n)) && !restated(s.line(n)))
+        .find(|&n| is_delimiter(s.line(n)) && !restated(s.line(n)) && !rewritten(n))
         .map(|n| {
             format!(
                 "the range {} on line {n} (`{}`), which no row restates: the edit would remove \

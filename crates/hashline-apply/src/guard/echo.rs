@@ -44,16 +44,33 @@ fn trailing(s: &Subject<'_>, rows: &[String], first: usize) -> usize {
 pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
     let (before, after) = s.neighbours(edit);
     let rows = &edit.rows;
+    // Rows that restate the range's own first (last) lines in place are no echo, even where
+    // those lines equal their neighbours (`'',` after `'',`).
+    let own = |k: usize, at_start: bool| {
+        Subject::replaced(edit).is_some_and(|(start, end)| {
+            k <= end - start + 1
+                && (0..k).all(|i| {
+                    let (row, line) = if at_start {
+                        (&rows[i], start + i)
+                    } else {
+                        (&rows[rows.len() - k + i], end + 1 - k + i)
+                    };
+                    same(row, s.line(line))
+                })
+        })
+    };
     let head = if before >= 1 {
         leading(s, rows, before)
     } else {
         0
     };
+    let head = if own(head, true) { 0 } else { head };
     let tail = if after <= s.line_count() {
         trailing(s, rows, after)
     } else {
         0
     };
+    let tail = if own(tail, false) { 0 } else { tail };
     let n = rows.len();
     let mut found = Vec::new();
     if head >= 2 && head < n && substantial(rows[..head].iter().map(String::as_str)) {

@@ -133,6 +133,11 @@ pub(super) fn unpaired_end(s: &Subject<'_>, edit: &Edit) -> Option<String> {
     } else {
         return None;
     };
+    // An entry of a list, a literal or an argument list (`Action: ShowHelp,`): entries are
+    // dropped as a matter of course.
+    if lost.trim_end().ends_with(',') {
+        return None;
+    }
     Some(format!(
         "the rows rewrite the other lines of the range one for one, and line {n} (`{}`) is \
          replaced by nothing",

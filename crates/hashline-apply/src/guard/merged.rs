@@ -36,23 +36,63 @@ fn joined_statements<'r>(row: &'r str, family: Family) -> impl Iterator<Item = &
         .filter(|t| t.starts_with(|c: char| c.is_alphabetic() || c == '_'))
 }
 
-/// A replaced line whose start (its first word when that has 5 characters or more, else its
-/// first 8 characters) stands inside `row` after the row's own start: two lines of the range
-/// (JSX cells, JSON properties, bullets) joined.
+/// The start of a line that tells it apart: its first word when that has 5 characters or more,
+/// else its first 8 characters.
+fn head(line: &str) -> String {
+    let word = line.split_whitespace().next().unwrap_or("");
+    if word.chars().count() >= 5 {
+        word.to_string()
+    } else {
+        line.chars().take(8).collect()
+    }
+}
+
+/// A replaced line whose start stands inside `row` after the start of another replaced line
+/// that begins the row: two lines of the range (JSX cells, JSON properties, bullets) joined.
+/// A row that begins otherwise rewrites the text (a reflowed paragraph may reuse a word).
 fn starts_inside<'a>(row: &str, replaced: &[&'a str]) -> Option<&'a str> {
     let body = row.trim();
+    let begun = |line: &str| {
+        let h = head(line);
+        !h.is_empty() && body.starts_with(h.as_str())
+    };
     replaced.iter().copied().find(|line| {
-        let word = line.split_whitespace().next().unwrap_or("");
-        let head: String = if word.chars().count() >= 5 {
-            word.to_string()
-        } else {
-            line.chars().take(8).collect()
-        };
+        let head = head(line);
+        // Only text before it makes a join: markup alone (`# `, `> `, `- `) re-marks the line
+        // itself (a setext heading turned `# Title`).
         head.chars().count() >= 5
             && !body.starts_with(head.as_str())
             && body
-                .get(1..)
-                .is_some_and(|rest| rest.contains(head.as_str()))
+                .match_indices(head.as_str())
+                .any(|(at, _)| body[..at].chars().any(char::is_alphanumeric))
+            && replaced.iter().any(|other| other != line && begun(other))
+    })
+}
+
+/// A control header (`if x := f(); x > 0 {`, `for (…; …; …) {`): its `;` belong to the header
+/// (Go's init statement), and it restates the lines it was made of on purpose.
+fn is_header(row: &str) -> bool {
+    let t = row.trim().trim_start_matches(['}', ' ']);
+    let t = t.strip_prefix("else ").unwrap_or(t);
+    ["if ", "for ", "switch ", "while "]
+        .iter()
+        .any(|k| t.starts_with(k))
+        && t.ends_with('{')
+}
+
+/// Whether a line of `lines` (not the last) opens more brackets than it closes, outside strings
+/// and comments: the next line continues it (a call or expression wrapped over lines).
+fn bracket_continued(lines: &[&str], family: Family) -> bool {
+    lines.iter().take(lines.len().saturating_sub(1)).any(|l| {
+        code_part(l, family)
+            .chars()
+            .map(|c| match c {
+                '(' | '[' | '{' => 1,
+                ')' | ']' | '}' => -1,
+                _ => 0,
+            })
+            .sum::<i32>()
+            > 0
     })
 }
 
@@ -82,13 +122,14 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
     let set: HashSet<&str> = replaced.iter().copied().collect();
     let lines: Vec<&str> = (start..=end).map(|n| s.line(n)).collect();
     // JSON entries end in `,` as a matter of course: there a `,` does not make one wrapped unit.
-    let wrapped = family != Family::Data && is_one_wrapped_unit(&lines);
+    let wrapped = family != Family::Data
+        && (is_one_wrapped_unit(&lines) || bracket_continued(&lines, family));
     // A few lines fewer is a merge; many fewer is a rewrite. Row `i` can hold only the lines near
     // its own place, so each row is compared with a few lines: linear in the range.
     let fewer =
         edit.rows.len() < lines.len() && lines.len() - edit.rows.len() <= MERGE_REACH && !wrapped;
     for (i, row) in edit.rows.iter().enumerate() {
-        if is_blank(row) || set.contains(row.trim()) {
+        if is_blank(row) || set.contains(row.trim()) || is_header(row) {
             continue;
         }
         let near = &replaced[i.saturating_sub(MERGE_REACH).min(replaced.len())

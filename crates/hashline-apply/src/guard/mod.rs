@@ -376,3 +376,5 @@ pub(crate) fn refuse(
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_range;

@@ -1,0 +1,150 @@
+//! Range and line-shape rules on the shapes of correct real edits: each false-alarm shape passes
+//! silently, and the mistake the rule was built for is still caught.
+
+use hashline_core::ErrorCode;
+
+use super::tests::{replace, run};
+
+/// Whether `got` holds a warning with `code`.
+fn warns(got: &[String], code: &str) -> bool {
+    got.iter().any(|w| w.starts_with(code))
+}
+
+const PY: &str = "def f(a):\n    if a:\n        return 1\n    return 2\n\n\ndef g():\n    pass\n";
+
+#[test]
+fn a_blank_swallowed_between_items_is_still_warned() {
+    // Two blank lines between functions thinned to one (the range ends one line late).
+    let got = run(
+        "a.py",
+        PY,
+        vec![replace(2, 5, &["    return 1 if a else 2"])],
+    )
+    .expect("ok");
+    assert!(warns(&got, "[W_SWALLOWED_BLANK]"), "{got:?}");
+    // A Go function glued to the next one.
+    let go = "func a() {\n\tx()\n}\n\nfunc b() {\n}\n";
+    let got = run("m.go", go, vec![replace(2, 4, &["\ty()", "}"])]).expect("ok");
+    assert!(warns(&got, "[W_SWALLOWED_BLANK]"), "{got:?}");
+}
+
+#[test]
+fn a_blank_removed_inside_a_body_or_at_a_block_edge_is_not_warned() {
+    // Between two statements of one body.
+    let go = "func a() {\n\terr = f()\n\n\tif err != nil {\n\t\tx()\n\t}\n\treturn err\n}\n";
+    let got = run("m.go", go, vec![replace(3, 6, &["\tcheck(err)"])]);
+    assert_eq!(got, Ok(vec![]));
+    // Padding right after an opener.
+    let go = "func a() {\n\n\tx := 1\n\treturn x\n}\n";
+    let got = run("m.go", go, vec![replace(2, 3, &["\tx := 2"])]);
+    assert_eq!(got, Ok(vec![]));
+    // A blank line deleted and nothing else (str-replace lowers it so).
+    let py = "def f():\n    a = 1\n\n    if a:\n        pass\n";
+    let got = run("a.py", py, vec![replace(2, 3, &["    a = 1"])]);
+    assert_eq!(got, Ok(vec![]));
+    // The blank restated elsewhere in the rows: moved, not lost.
+    let py = "import a\n\n\ndef f():\n    pass\n";
+    let rows = ["import a", "", "X = 1"];
+    assert_eq!(run("a.py", py, vec![replace(1, 2, &rows)]), Ok(vec![]));
+}
+
+#[test]
+fn a_blank_before_a_line_the_request_also_removes_is_not_warned() {
+    let py = "def a():\n    x = 1\n    y = 2\n\n\ndef b():\n    z = 3\n";
+    let edits = vec![replace(3, 4, &["    y = 3"]), replace(6, 6, &[])];
+    assert_eq!(run("a.py", py, edits), Ok(vec![]));
+}
+
+#[test]
+fn a_deleted_decorator_is_not_refused_a_lost_one_is() {
+    let py = "x = 1\n\n\n@mark\ndef t():\n    pass\n";
+    // The blank above restated, the decorator dropped: a deletion on purpose.
+    assert_eq!(run("a.py", py, vec![replace(3, 4, &[""])]), Ok(vec![]));
+    // A range rewriting the code above that ends on the decorator loses it.
+    let got = run("a.py", py, vec![replace(1, 4, &["x = 2"])]);
+    assert_eq!(got, Err(ErrorCode::RangeBoundary));
+}
+
+#[test]
+fn a_fence_rewritten_as_a_fence_is_not_refused() {
+    let md = "Text.\n\n````{caution}\nOld words.\n\nMore.\n````\n";
+    let rows = ["````{note}", "New words."];
+    assert_eq!(run("a.md", md, vec![replace(3, 4, &rows)]), Ok(vec![]));
+    // A fence replaced by text is still a lost delimiter.
+    let got = run("a.md", md, vec![replace(3, 4, &["New words."])]);
+    assert_eq!(got, Err(ErrorCode::RangeBoundary));
+}
+
+#[test]
+fn a_go_if_with_an_init_statement_is_not_a_merge() {
+    let go = "func a() {\n\terr := f()\n\tif err == nil {\n\t\tx()\n\t}\n}\n";
+    let rows = ["\tif err := f(); err == nil {"];
+    assert_eq!(run("m.go", go, vec![replace(2, 3, &rows)]), Ok(vec![]));
+    // Two statements joined by `;` are still warned.
+    let go = "func a() {\n\tx := f()\n\ty := g()\n\th(x, y)\n}\n";
+    let got = run("m.go", go, vec![replace(2, 3, &["\tx := f(); y := g(1)"])]).expect("ok");
+    assert!(warns(&got, "[W_MERGED_LINES]"), "{got:?}");
+}
+
+#[test]
+fn a_wrapped_expression_or_a_re_marked_heading_joined_is_not_a_merge() {
+    let py = "def f(i):\n    g = (str(el)\n         for el in i)\n    return g\n";
+    let rows = ["    g = (repr(el) for el in i)"];
+    assert_eq!(run("a.py", py, vec![replace(2, 3, &rows)]), Ok(vec![]));
+    let md = "Click Concepts\n==============\n\nText.\n";
+    assert_eq!(
+        run("a.md", md, vec![replace(1, 2, &["# Click Concepts"])]),
+        Ok(vec![])
+    );
+    // Two JSON entries joined on one row are still warned.
+    let json = "{\n  \"a\": {\n    \"enabled\": true,\n    \"rollout\": 10,\n    \"owner\": \"x\"\n  }\n}\n";
+    let rows = ["    \"enabled\": true, \"rollout\": 20,"];
+    let got = run("f.json", json, vec![replace(3, 4, &rows)]).expect("ok");
+    assert!(warns(&got, "[W_MERGED_LINES]"), "{got:?}");
+}
+
+#[test]
+fn a_dropped_entry_is_not_a_lost_statement() {
+    let go = "var C = Command{\n\tName:   \"help\",\n\tUsage:  \"old\",\n\tAction: Show,\n}\n";
+    let rows = ["\tUsage:  \"new\","];
+    assert_eq!(run("m.go", go, vec![replace(3, 4, &rows)]), Ok(vec![]));
+}
+
+#[test]
+fn rows_restating_their_own_lines_are_no_echo() {
+    let py = "x = [\n    '',\n    '',\n    'a',\n]\n";
+    // Row 1 restates line 2 in place; line 1 above it differs, line 2 equals line 3.
+    let rows = ["    '',", "    'b',"];
+    assert_eq!(run("a.py", py, vec![replace(3, 4, &rows)]), Ok(vec![]));
+    // A row that repeats the line before the range is still an echo.
+    let py = "def f():\n    a = 1\n    b = 2\n";
+    let got = run("a.py", py, vec![replace(3, 3, &["    a = 1", "    b = 3"])]).expect("ok");
+    assert!(warns(&got, "[W_REPEATED_LINE]"), "{got:?}");
+}
+
+#[test]
+fn a_reflowed_docstring_reusing_a_word_is_not_a_merge() {
+    let py = "def t():\n    \"\"\"Opens the file and yields the\n    wrapper. The caller writes to a\n    binary handle and fails.\n    \"\"\"\n";
+    let rows = [
+        "    Regression: the caller wrote to a binary handle,",
+        "    which fails.",
+    ];
+    assert_eq!(run("a.py", py, vec![replace(2, 4, &rows)]), Ok(vec![]));
+    // Bullets joined on one row are still warned.
+    let md = "# N\n\n- alpha item one\n- beta item two\n- gamma\n";
+    let rows = ["- alpha item one - beta item two"];
+    let got = run("n.md", md, vec![replace(3, 4, &rows)]).expect("ok");
+    assert!(warns(&got, "[W_MERGED_LINES]"), "{got:?}");
+}
+
+#[test]
+fn a_blank_swallowed_above_a_commented_item_is_still_warned() {
+    // The blank run before `# helpers` / `def g` thinned: the comment heads an item.
+    let py = "X = 1\nY = 2\n\n\n# helpers\ndef g():\n    pass\n";
+    let got = run("a.py", py, vec![replace(2, 3, &["Y = 3"])]).expect("ok");
+    assert!(warns(&got, "[W_SWALLOWED_BLANK]"), "{got:?}");
+    // A comment heading the next statement of a body is a paragraph break.
+    let go = "func a() {\n\tx()\n\n\ty := 1\n\tz(y)\n}\n";
+    let rows = ["\t// then y", "\ty := 2"];
+    assert_eq!(run("m.go", go, vec![replace(3, 4, &rows)]), Ok(vec![]));
+}
