@@ -392,6 +392,7 @@ fn real_edit_mistakes() {
             continue;
         };
         tally.add(dialect, kind, o.class);
+        tally.add_codes(dialect, &o.codes);
         let name = format!("{id} {dialect} {kind}");
         match o.class {
             mistake_run::Class::SilentWrong(_) => silent.push(name),
@@ -405,6 +406,7 @@ fn real_edit_mistakes() {
         }
     }
     println!("{}", tally.table(&DIALECTS));
+    println!("{}", tally.code_table(&DIALECTS));
     if let Some(d) = &details {
         let list: String = silent.iter().map(|s| s.clone() + "\n").collect();
         fs::write(d.join("mistakes-silent-wrong.txt"), list).expect("write list");

@@ -38,6 +38,8 @@ pub enum Class {
 pub struct Outcome {
     pub class: Class,
     pub log: String,
+    /// The codes the replies carried (a refusal's `E_…`, every warning's `[W_…]`).
+    pub codes: Vec<String>,
 }
 
 /// Sends mistake `m` of `case` in `dialect`: fresh root, read as the dialect's model would,
@@ -48,6 +50,7 @@ pub fn run(case: &Case, dialect: &str, m: &Mistake) -> Option<Outcome> {
         Some(Outcome {
             class: Class::Broken,
             log,
+            codes: Vec::new(),
         })
     };
     let sb = Sandbox::new();
@@ -92,6 +95,7 @@ pub fn run(case: &Case, dialect: &str, m: &Mistake) -> Option<Outcome> {
     let start_text = fs::read_to_string(sb.root.join(&case.path)).unwrap_or_default();
     let mut warned = false;
     let mut log = String::new();
+    let mut codes = Vec::new();
     for call in &calls {
         let before = tree::snapshot(&sb.root);
         let started = Instant::now();
@@ -106,14 +110,17 @@ pub fn run(case: &Case, dialect: &str, m: &Mistake) -> Option<Outcome> {
         if started.elapsed() > TOO_SLOW {
             return broken(format!("over {TOO_SLOW:?}\n{log}"));
         }
+        let reply = serde_json::from_str::<serde_json::Value>(&r.stdout).ok();
+        codes.extend(reply.as_ref().map(reply_codes).unwrap_or_default());
         match r.code {
-            0 if serde_json::from_str::<serde_json::Value>(&r.stdout).is_ok() => {
+            0 if reply.is_some() => {
                 warned |= r.stdout.contains("[W_");
             }
             1 if tree::snapshot(&sb.root) == before => {
                 return Some(Outcome {
                     class: Class::Refused,
                     log,
+                    codes,
                 })
             }
             _ => return broken(log),
@@ -133,6 +140,7 @@ pub fn run(case: &Case, dialect: &str, m: &Mistake) -> Option<Outcome> {
         return Some(Outcome {
             class: Class::Correct,
             log,
+            codes,
         });
     }
     let landed = String::from_utf8_lossy(&now).into_owned();
@@ -144,6 +152,7 @@ pub fn run(case: &Case, dialect: &str, m: &Mistake) -> Option<Outcome> {
         return Some(Outcome {
             class: Class::WarnedWrong,
             log,
+            codes,
         });
     }
     // What the model meant, or (where only a refusal is right) the file it did not refuse.
@@ -154,7 +163,20 @@ pub fn run(case: &Case, dialect: &str, m: &Mistake) -> Option<Outcome> {
     Some(Outcome {
         class: Class::SilentWrong(unparsed),
         log,
+        codes,
     })
+}
+
+/// A `--json` reply's codes: the refusal's, then each warning's leading `[W_…]`.
+fn reply_codes(reply: &serde_json::Value) -> Vec<String> {
+    let refusal = reply["code"].as_str().map(str::to_string);
+    let warnings = reply["warnings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|w| w.as_str())
+        .map(super::outcome::warning_code);
+    refusal.into_iter().chain(warnings).collect()
 }
 
 /// The read's anchors pasted in front of `e`'s rows: row `i` takes the anchor of the line it
@@ -226,6 +248,8 @@ fn percent(n: usize, of: usize) -> f64 {
 #[derive(Default)]
 pub struct Tally {
     cells: BTreeMap<(String, &'static str), Row>,
+    /// Per dialect and code: the mistaken requests it refused or warned on.
+    caught: BTreeMap<(String, String), usize>,
     /// Mistakes that could not be said in the dialect (not sent).
     pub excluded: usize,
 }
@@ -237,6 +261,44 @@ impl Tally {
             .entry((dialect.to_string(), kind))
             .or_default()
             .add(class);
+    }
+
+    /// Counts the codes one mistaken request drew (each code once).
+    pub fn add_codes(&mut self, dialect: &str, codes: &[String]) {
+        let mut seen: Vec<&String> = Vec::new();
+        for c in codes {
+            if !seen.contains(&c) {
+                seen.push(c);
+                *self
+                    .caught
+                    .entry((dialect.to_string(), c.clone()))
+                    .or_default() += 1;
+            }
+        }
+    }
+
+    /// Per code: how many mistaken requests it fired on, in each dialect (the recall side of
+    /// docs/GUARD.md).
+    pub fn code_table(&self, dialects: &[&str]) -> String {
+        let mut codes: Vec<&String> = self.caught.keys().map(|(_, c)| c).collect();
+        codes.sort();
+        codes.dedup();
+        let mut out = format!(
+            "mistakes each code fired on\n\n| code | {} |\n|---{}|\n",
+            dialects.join(" | "),
+            "|---".repeat(dialects.len())
+        );
+        for c in codes {
+            let cells: Vec<String> = dialects
+                .iter()
+                .map(|d| {
+                    let n = self.caught.get(&(d.to_string(), c.clone())).copied();
+                    n.map_or("·".to_string(), |n| n.to_string())
+                })
+                .collect();
+            out.push_str(&format!("| {c} | {} |\n", cells.join(" | ")));
+        }
+        out
     }
 
     fn sum(&self, keep: impl Fn(&str, &str) -> bool) -> Row {
