@@ -24,10 +24,12 @@ mod boundary;
 mod echo;
 mod edges;
 mod indent;
+mod layout;
 mod leftover;
 mod lexical;
 mod merged;
 mod payload;
+mod scope;
 mod syntax;
 
 use std::path::Path;

@@ -5,7 +5,7 @@ use hashline_core::{splice, Edit, EditKind, ErrorCode, Pieces, TextFile};
 use super::{check, op_label, GuardOptions, Subject};
 
 /// Run the guard on `text` (at `path`) with `edits`: `Ok(warnings)` or the refusal's code.
-fn run(path: &str, text: &str, edits: Vec<Edit>) -> Result<Vec<String>, ErrorCode> {
+pub(super) fn run(path: &str, text: &str, edits: Vec<Edit>) -> Result<Vec<String>, ErrorCode> {
     let file = TextFile::decode(text.as_bytes().to_vec());
     let lines: Vec<&str> = file.lines().collect();
     let out = splice(&lines, &edits).expect("splice");
@@ -26,11 +26,11 @@ fn run(path: &str, text: &str, edits: Vec<Edit>) -> Result<Vec<String>, ErrorCod
     })
 }
 
-fn replace(start: usize, end: usize, rows: &[&str]) -> Edit {
+pub(super) fn replace(start: usize, end: usize, rows: &[&str]) -> Edit {
     Edit::replace(start, end, rows.iter().map(|r| r.to_string()).collect(), 0)
 }
 
-fn insert_after(line: usize, rows: &[&str]) -> Edit {
+pub(super) fn insert_after(line: usize, rows: &[&str]) -> Edit {
     Edit {
         kind: EditKind::InsertAfter(line),
         rows: rows.iter().map(|r| r.to_string()).collect(),
