@@ -116,3 +116,20 @@ fn a_python_replace_judges_its_first_changed_row() {
         Err(ErrorCode::Indentation)
     );
 }
+
+#[test]
+fn a_string_opened_far_above_the_edit_is_still_text() {
+    // The docstring opens hundreds of lines above the edit (past the scanner's checkpoints).
+    let mut py = String::from("def f():\n    \"\"\"Doc:\n");
+    for i in 0..300 {
+        py.push_str(&format!("    line {i}\n"));
+    }
+    py.push_str("    \"\"\"\n    return 1\n");
+    let rows = ["    Keys:", "", "1.  first"];
+    assert_eq!(run("a.py", &py, vec![replace(200, 200, &rows)]), Ok(vec![]));
+    // The code line after it still counts.
+    assert_eq!(
+        run("a.py", &py, vec![replace(304, 304, &["return 2"])]),
+        Err(ErrorCode::Indentation)
+    );
+}

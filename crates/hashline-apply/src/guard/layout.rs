@@ -182,6 +182,23 @@ impl Lexer {
     }
 }
 
+/// Lines between two saved scanner states ([`checkpoints`]).
+pub(crate) const CHECKPOINT: usize = 128;
+
+/// The scanner's state before lines `1`, `CHECKPOINT + 1`, `2 * CHECKPOINT + 1`, … of
+/// `lines`: a scan of the file once, from which any line's state is a short scan away.
+pub(crate) fn checkpoints<'a>(path: &str, lines: impl IntoIterator<Item = &'a str>) -> Vec<Lexer> {
+    let mut lexer = Lexer::new(path);
+    let mut out = vec![lexer.clone()];
+    for (i, line) in lines.into_iter().enumerate() {
+        lexer.feed(line);
+        if (i + 1) % CHECKPOINT == 0 {
+            out.push(lexer.clone());
+        }
+    }
+    out
+}
+
 /// The start of each of `lines`, scanned from the first.
 #[cfg(test)]
 pub(crate) fn starts<'a>(path: &str, lines: impl IntoIterator<Item = &'a str>) -> Vec<Start> {
@@ -220,5 +237,29 @@ mod tests {
         );
         // One-line strings end with their line even when unclosed.
         assert_eq!(texts("a.js", "a = 'x\nb()\n"), [false, false]);
+    }
+
+    #[test]
+    fn a_state_from_a_checkpoint_equals_a_scan_from_the_top() {
+        let text: String = (0..600)
+            .map(|i| match i % 7 {
+                0 => "x = \"\"\"a:\n",
+                3 => "b\"\"\"\n",
+                5 => "y = (1,\n",
+                6 => "  2)\n",
+                _ => "z = 1\n",
+            })
+            .collect();
+        let lines: Vec<&str> = text.lines().collect();
+        let full = starts("a.py", lines.iter().copied());
+        let marks = checkpoints("a.py", lines.iter().copied());
+        for n in [1, 128, 129, 300, 600] {
+            let k = (n - 1) / CHECKPOINT;
+            let mut lexer = marks[k].clone();
+            for line in &lines[k * CHECKPOINT..n - 1] {
+                lexer.feed(line);
+            }
+            assert_eq!(lexer.feed(lines[n - 1]), full[n - 1], "line {n}");
+        }
     }
 }

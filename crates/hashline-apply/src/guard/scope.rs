@@ -5,7 +5,7 @@
 
 use hashline_core::{Edit, EditKind};
 
-use super::layout::{Lexer, Start};
+use super::layout::Start;
 use super::lexical::{code_part, is_blank, width, Family};
 use super::Subject;
 
@@ -29,7 +29,9 @@ pub(super) struct Ix<'a, 's> {
     keep: Vec<(usize, usize)>,
     /// The original line before the rows.
     pub last: usize,
-    /// Where original lines `1..` start (as far as the checks look).
+    /// The first original line of `orig`.
+    lo: usize,
+    /// Where original lines `lo..` start (as far as the checks look).
     orig: Vec<Start>,
     /// Where each row starts.
     pub rows: Vec<Start>,
@@ -47,8 +49,10 @@ impl<'a, 's> Ix<'a, 's> {
         };
         let (_, after) = s.neighbours(&edit);
         let hi = (after + 16).min(s.line_count()).max(last);
-        let mut lexer = Lexer::new(s.path);
-        let mut orig: Vec<Start> = (1..=last).map(|n| lexer.feed(s.line(n))).collect();
+        // Far enough back for a statement's first line and the openers looked at above.
+        let lo = last.saturating_sub(STATEMENT_LINES + 16).max(1);
+        let mut lexer = s.lexer_before(lo);
+        let mut orig: Vec<Start> = (lo..=last).map(|n| lexer.feed(s.line(n))).collect();
         let mut in_rows = lexer.clone();
         let rows: Vec<Start> = edit.rows.iter().map(|r| in_rows.feed(r)).collect();
         orig.extend((last + 1..=hi).map(|n| lexer.feed(s.line(n))));
@@ -63,14 +67,15 @@ impl<'a, 's> Ix<'a, 's> {
             edit,
             keep,
             last,
+            lo,
             orig,
             rows,
         }
     }
 
-    /// Where original line `n` starts (code at depth 0 past the lines scanned).
+    /// Where original line `n` starts (code at depth 0 outside the lines scanned).
     pub(super) fn start(&self, n: usize) -> Start {
-        n.checked_sub(1)
+        n.checked_sub(self.lo)
             .and_then(|i| self.orig.get(i))
             .copied()
             .unwrap_or_default()
@@ -164,8 +169,12 @@ impl<'a, 's> Ix<'a, 's> {
         let mut out = Vec::new();
         let mut need = 0usize;
         let lo = self.last.saturating_sub(OPENER_LINES).max(1);
+        let mut lexer = self.s.lexer_before(lo);
+        let text: Vec<bool> = (lo..=self.last)
+            .map(|n| lexer.feed(self.s.line(n)).text)
+            .collect();
         for n in (lo..=self.last).rev() {
-            if self.start(n).text {
+            if text.get(n - lo).copied().unwrap_or(false) {
                 continue;
             }
             for c in code_part(self.s.line(n), family).chars().rev() {
