@@ -123,7 +123,32 @@ fn dropped(ix: &Ix<'_, '_>) -> Option<String> {
             .map(|r| width(r, 4))
             .min()?
     };
-    (row < floor).then(|| lost(row, floor))
+    (row < floor && !deliberate_dedent(ix, row)).then(|| lost(row, floor))
+}
+
+/// One row moved out of its block to the level of the block's own statement (`    return x`
+/// after the `if` it ended): a line above at exactly that indentation with none shallower in
+/// between, and the code after it no deeper. Lost indentation lands at column 0 or below the
+/// block's level, or leaves the lines after it deeper.
+fn deliberate_dedent(ix: &Ix<'_, '_>, row: usize) -> bool {
+    let s = ix.s;
+    let mut solid = ix.edit.rows.iter().filter(|r| !is_blank(r));
+    if row == 0 || solid.next().is_none() || solid.next().is_some() {
+        return false;
+    }
+    let (before, after) = s.neighbours(&ix.edit);
+    let next_ok = ix
+        .nearest(after, true)
+        .is_none_or(|n| width(s.line(n), 4) <= row);
+    let mut n = before;
+    let level = loop {
+        match ix.nearest(n, false) {
+            Some(m) if width(s.line(m), 4) > row => n = m - 1,
+            Some(m) => break width(s.line(m), 4),
+            None => break 0,
+        }
+    };
+    next_ok && level == row
 }
 
 fn lost(row: usize, floor: usize) -> String {

@@ -133,3 +133,23 @@ fn a_string_opened_far_above_the_edit_is_still_text() {
         Err(ErrorCode::Indentation)
     );
 }
+
+#[test]
+fn a_one_line_dedent_to_the_blocks_level_is_deliberate() {
+    let py = "def f(x):\n    if x:\n        a()\n        return 1\n\n\ndef g():\n    pass\n";
+    // The last statement of the `if` moved out of it, to the `if`'s own level.
+    assert_eq!(
+        run("a.py", py, vec![replace(4, 4, &["    return 1"])]),
+        Ok(vec![])
+    );
+    // The same row in the middle of the block (the next line stays deeper): refused.
+    assert_eq!(
+        run("a.py", py, vec![replace(3, 3, &["    b()"])]),
+        Err(ErrorCode::Indentation)
+    );
+    // A row that lost its indentation (column 0) is refused.
+    assert_eq!(
+        run("a.py", py, vec![replace(4, 4, &["return 2"])]),
+        Err(ErrorCode::Indentation)
+    );
+}
