@@ -4,7 +4,9 @@
 
 use hashline_core::{Edit, ErrorCode};
 
+use super::layout::Start;
 use super::lexical::{code_part, indent, is_blank, width, Family};
+use super::scope::{Above, Ix};
 use super::{refuse, GuardRefusal, Subject};
 
 /// Lines on each side of an edit that show the block's indentation style.
@@ -14,13 +16,15 @@ const RESEND: &str = "Re-indent the rows like the lines shown above and send the
 
 /// Refuse `edit` if its rows' indentation does not fit the block.
 pub(super) fn check(s: &Subject<'_>, edit: &Edit) -> Result<(), GuardRefusal> {
-    let ctx = context(s, edit);
-    let what = mixed_style(edit, &ctx)
-        .or_else(|| method_at_top_level(s, edit))
-        .or_else(|| dropped(s, edit))
-        .or_else(|| below_first_row(s, edit))
-        .or_else(|| under_opener(s, edit))
-        .or_else(|| shifted_by_one(s, edit, &ctx));
+    let ix = Ix::new(s, edit);
+    let ctx = context(&ix);
+    let e = &ix.edit;
+    let what = mixed_style(e, &ctx)
+        .or_else(|| method_at_top_level(s, e))
+        .or_else(|| dropped(&ix))
+        .or_else(|| below_first_row(s, e))
+        .or_else(|| under_opener(&ix))
+        .or_else(|| shifted_by_one(s, e, &ctx));
     match what {
         Some(what) => Err(refuse(s, ErrorCode::Indentation, edit, what, RESEND)),
         None => Ok(()),
@@ -28,10 +32,13 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit) -> Result<(), GuardRefusal> {
 }
 
 /// The non-blank original lines around (and under) the edit.
-fn context<'s>(s: &'s Subject<'_>, edit: &Edit) -> Vec<&'s str> {
-    let (before, after) = s.neighbours(edit);
+fn context<'a>(ix: &Ix<'a, '_>) -> Vec<&'a str> {
+    let s = ix.s;
+    let (before, after) = s.neighbours(&ix.edit);
     let lo = before.saturating_sub(AROUND - 1).max(1);
     let hi = (after + AROUND - 1).min(s.line_count());
+    // Lines inside strings count too: a file whose strings are indented with spaces does
+    // not show a tab style.
     (lo..=hi)
         .map(|n| s.line(n))
         .filter(|l| !is_blank(l))
@@ -73,82 +80,133 @@ fn mixed_style(edit: &Edit, ctx: &[&str]) -> Option<String> {
     None
 }
 
-/// The nearest non-blank original line that the request keeps, from `n` going towards the
-/// start (`up` false) or the end (`up` true).
-fn nearest(s: &Subject<'_>, mut n: usize, up: bool) -> Option<usize> {
-    while n >= 1 && n <= s.line_count() {
-        if !s.survives(n) {
-            // A run of removed lines, jumped at once.
-            n = s.skip_removed(n, up);
-            continue;
-        }
-        if !is_blank(s.line(n)) {
-            return Some(n);
-        }
-        n = if up { n + 1 } else { n - 1 };
-    }
-    None
-}
-
 /// Rows dropped below the block: for a replace in code, a first row less indented than both
 /// the lines it replaces and the line before; otherwise rows less indented than both
-/// neighbours.
-fn dropped(s: &Subject<'_>, edit: &Edit) -> Option<String> {
+/// neighbours. With braces, a row closing a block opened above the edit may sit at that
+/// block's indentation (and the rows after it too), never below it.
+fn dropped(ix: &Ix<'_, '_>) -> Option<String> {
+    let (s, edit) = (ix.s, &ix.edit);
     let (before, after) = s.neighbours(edit);
-    let prev = width(s.line(nearest(s, before, false)?), 4);
+    let prev = width(s.line(ix.nearest(before, false)?), 4);
+    let family = Family::of(s.path);
     // In prose a block may end anywhere: only rows below both neighbours count there.
-    let prose = Family::of(s.path) == Family::Prose;
-    let (row, floor) = match Subject::replaced(edit) {
-        Some((start, end)) if !prose => {
-            let replaced = (start..=end)
-                .map(|n| s.line(n))
-                .filter(|l| !is_blank(l))
-                .map(|l| width(l, 4))
-                .min()?;
-            // With braces no row may leave the block (its closer survives after the range);
-            // in Python a new top-level item may follow, so only the first row counts.
-            let braces = matches!(Family::of(s.path), Family::CLike | Family::Rust);
-            let rows = edit
-                .rows
-                .iter()
-                .filter(|r| !is_blank(r))
-                .map(|r| width(r, 4));
-            let row = if braces {
-                rows.min()?
-            } else {
-                edit.rows
-                    .iter()
-                    .find(|r| !is_blank(r))
-                    .map(|r| width(r, 4))?
-            };
-            (row, replaced.min(prev))
-        }
-        replaced => {
-            let under = replaced
-                .and_then(|(start, end)| {
-                    (start..=end)
-                        .map(|n| s.line(n))
-                        .filter(|l| !is_blank(l))
-                        .map(|l| width(l, 4))
-                        .min()
-                })
-                .unwrap_or(usize::MAX);
-            let next = width(s.line(nearest(s, after, true)?), 4).min(under);
-            let min_row = edit
-                .rows
-                .iter()
-                .filter(|r| !is_blank(r))
-                .map(|r| width(r, 4))
-                .min()?;
-            (min_row, prev.min(next))
+    let prose = family == Family::Prose;
+    let braces = matches!(family, Family::CLike | Family::Rust);
+    let replaced = Subject::replaced(edit).and_then(|(start, end)| {
+        (start..=end)
+            .map(|n| s.line(n))
+            .filter(|l| !is_blank(l))
+            .map(|l| width(l, 4))
+            .min()
+    });
+    let floor = match replaced {
+        Some(under) if !prose => under.min(prev),
+        _ => {
+            let next = width(s.line(ix.nearest(after, true)?), 4);
+            prev.min(next).min(replaced.unwrap_or(usize::MAX))
         }
     };
-    (row < floor).then(|| {
-        format!(
-            "the rows are indented {row} columns, less than the {floor} of the lines around and \
-             under the edit (indentation lost?)"
-        )
-    })
+    if braces {
+        return braced(ix, floor);
+    }
+    // In Python a new top-level item may follow a replace's first row: only that row counts
+    // (also where the rows that restate the range's edges leave an insert).
+    let row = if Subject::replaced(ix.sent).is_some() && !prose {
+        edit.rows
+            .iter()
+            .find(|r| !is_blank(r))
+            .map(|r| width(r, 4))?
+    } else {
+        edit.rows
+            .iter()
+            .filter(|r| !is_blank(r))
+            .map(|r| width(r, 4))
+            .min()?
+    };
+    (row < floor && !deliberate_dedent(ix, row)).then(|| lost(row, floor))
+}
+
+/// One row moved out of its block to the level of the block's own statement (`    return x`
+/// after the `if` it ended): a line above at exactly that indentation with none shallower in
+/// between, and the code after it no deeper. Lost indentation lands at column 0 or below the
+/// block's level, or leaves the lines after it deeper.
+fn deliberate_dedent(ix: &Ix<'_, '_>, row: usize) -> bool {
+    let s = ix.s;
+    let mut solid = ix.edit.rows.iter().filter(|r| !is_blank(r));
+    if row == 0 || solid.next().is_none() || solid.next().is_some() {
+        return false;
+    }
+    let (before, after) = s.neighbours(&ix.edit);
+    let next_ok = ix
+        .nearest(after, true)
+        .is_none_or(|n| width(s.line(n), 4) <= row);
+    let mut n = before;
+    let level = loop {
+        match ix.nearest(n, false) {
+            Some(m) if width(s.line(m), 4) > row => n = m - 1,
+            Some(m) => break width(s.line(m), 4),
+            None => break 0,
+        }
+    };
+    next_ok && level == row
+}
+
+fn lost(row: usize, floor: usize) -> String {
+    format!(
+        "the rows are indented {row} columns, less than the {floor} of the lines around and \
+         under the edit (indentation lost?)"
+    )
+}
+
+/// [`dropped`] with braces: each row at `floor` or deeper, where a row that closes a block
+/// opened above the edit lowers the floor to that block's indentation.
+fn braced(ix: &Ix<'_, '_>, mut floor: usize) -> Option<String> {
+    let family = Family::of(ix.s.path);
+    let mut depth = 0usize;
+    let mut closed = 0usize;
+    let mut blocks: Vec<usize> = Vec::new();
+    for (i, row) in ix.edit.rows.iter().enumerate() {
+        if is_blank(row) {
+            continue;
+        }
+        let w = width(row, 4);
+        let at_start = floor;
+        let mut leading = true;
+        let mut closes_first = false;
+        for c in code_part(row, family).trim_start().chars() {
+            match c {
+                '(' | '[' | '{' => {
+                    depth += 1;
+                    leading = false;
+                }
+                ')' | ']' | '}' if depth > 0 => depth -= 1,
+                ')' | ']' | '}' => {
+                    closed += 1;
+                    if blocks.len() < closed {
+                        blocks = ix.open_blocks(closed + 4);
+                    }
+                    let want = blocks.get(closed - 1).copied().unwrap_or(0);
+                    if leading {
+                        closes_first = true;
+                        if w < want {
+                            return Some(format!(
+                                "row {} closes a block opened above the edit at {want} columns, \
+                                 but is indented {w} (indentation lost?)",
+                                i + 1
+                            ));
+                        }
+                    }
+                    floor = floor.min(want);
+                }
+                c if c.is_whitespace() => {}
+                _ => leading = false,
+            }
+        }
+        if !closes_first && w < at_start {
+            return Some(lost(w, at_start));
+        }
+    }
+    None
 }
 
 /// A Python `def` at column 0 whose first parameter is `self` or `cls`: a method whose
@@ -200,22 +258,24 @@ fn below_first_row(s: &Subject<'_>, edit: &Edit) -> Option<String> {
     None
 }
 
-/// Whether `line` opens a block whose body must be indented deeper: it ends with `{` (or,
-/// in Python, with `:`).
-fn opens_block(line: &str, family: Family, python: bool) -> bool {
+/// Whether `line` (starting at `st`) opens a block whose body must be indented deeper: it
+/// ends with `{` (or, in Python, with `:` outside brackets), outside strings and comments.
+fn opens_block(line: &str, st: Start, family: Family, python: bool) -> bool {
     // Blanking strings and cutting comments never adds a `{` or `:`: a line without one opens
     // nothing (most lines; this check runs on lines around every edit).
-    if !(line.contains('{') || (python && line.contains(':'))) {
+    if st.text || st.ends_in_text || !(line.contains('{') || (python && line.contains(':'))) {
         return false;
     }
     let code = code_part(line, family);
     let code = code.trim_end();
-    code.ends_with('{') || (python && code.ends_with(':'))
+    code.ends_with('{') || (python && st.depth_end == 0 && code.ends_with(':'))
 }
 
-/// A row right after a block opener (a payload row, or for the first row the line before the
-/// edit) that is not indented deeper than the opener, and is not a closer or a `case`.
-fn under_opener(s: &Subject<'_>, edit: &Edit) -> Option<String> {
+/// A row right after a block opener (a payload row, or for the first row the line above the
+/// edit) that is not indented deeper than the opener's statement, and is not a closer or a
+/// `case`.
+fn under_opener(ix: &Ix<'_, '_>) -> Option<String> {
+    let s = ix.s;
     let family = Family::of(s.path);
     if matches!(family, Family::Prose | Family::Data)
         || s.path.ends_with(".yaml")
@@ -224,35 +284,50 @@ fn under_opener(s: &Subject<'_>, edit: &Edit) -> Option<String> {
         return None;
     }
     let python = s.path.ends_with(".py") || s.path.ends_with(".pyi");
-    let (before, after) = s.neighbours(edit);
-    let found = row_under_opener(s, edit, family, python)?;
+    let (before, after) = s.neighbours(&ix.edit);
+    let found = row_under_opener(ix, family, python)?;
     // Only where the file itself indents block bodies (some opener near the edit is followed
     // by a deeper line): synthetic or minified code is left alone.
     let lo = before.saturating_sub(10).max(1);
     let hi = (after + 10).min(s.line_count());
     let indents_blocks = (lo..hi).any(|n| {
-        opens_block(s.line(n), family, python)
-            && nearest(s, n + 1, true).is_some_and(|m| width(s.line(m), 4) > width(s.line(n), 4))
+        opens_block(s.line(n), ix.start(n), family, python)
+            && ix
+                .nearest(n + 1, true)
+                .is_some_and(|m| width(s.line(m), 4) > width(s.line(n), 4))
     });
     indents_blocks.then_some(found)
 }
 
-/// The first of `edit`'s rows that follows a block opener without being indented deeper
-/// (what [`under_opener`] reports where the file indents block bodies).
-fn row_under_opener(s: &Subject<'_>, edit: &Edit, family: Family, python: bool) -> Option<String> {
-    let (before, _) = s.neighbours(edit);
-    let mut opener: Option<&str> = nearest(s, before, false).map(|n| s.line(n));
-    for (i, row) in edit.rows.iter().enumerate() {
+/// The first of the edit's rows that follows a block opener without being indented deeper
+/// than the opener's statement (what [`under_opener`] reports where the file indents block
+/// bodies).
+fn row_under_opener(ix: &Ix<'_, '_>, family: Family, python: bool) -> Option<String> {
+    let s = ix.s;
+    // The opener's text, whether it opens a block, and its statement's indentation.
+    let mut opener: Option<(&str, bool, usize)> = ix.above().map(|a| match a {
+        Above::Line(n) => (
+            s.line(n),
+            opens_block(s.line(n), ix.start(n), family, python),
+            ix.statement_width(n),
+        ),
+        Above::Row(r) => (
+            r,
+            opens_block(r, Start::default(), family, python),
+            width(r, 4),
+        ),
+    });
+    for (i, row) in ix.edit.rows.iter().enumerate() {
         if is_blank(row) {
             continue;
         }
-        if let Some(open) = opener {
+        if let Some((open, true, base)) = opener {
             let t = row.trim_start();
             let resumes = t.starts_with(['}', ')', ']'])
                 || t.starts_with("case ")
                 || t.starts_with("default:")
                 || t.starts_with("default ");
-            if opens_block(open, family, python) && !resumes && width(row, 4) <= width(open, 4) {
+            if !resumes && width(row, 4) <= base {
                 return Some(format!(
                     "row {} is not indented under `{}`, which opens a block",
                     i + 1,
@@ -260,7 +335,8 @@ fn row_under_opener(s: &Subject<'_>, edit: &Edit, family: Family, python: bool) 
                 ));
             }
         }
-        opener = Some(row);
+        let opens = opens_block(row, ix.rows[i], family, python);
+        opener = Some((row, opens, ix.row_statement_width(i)));
     }
     None
 }
@@ -334,3 +410,7 @@ fn gcd(a: usize, b: usize) -> usize {
         gcd(b, a % b)
     }
 }
+
+#[cfg(test)]
+#[path = "indent_tests.rs"]
+mod tests;

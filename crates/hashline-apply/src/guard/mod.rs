@@ -24,10 +24,12 @@ mod boundary;
 mod echo;
 mod edges;
 mod indent;
+mod layout;
 mod leftover;
 mod lexical;
 mod merged;
 mod payload;
+mod scope;
 mod syntax;
 mod transient;
 
@@ -107,6 +109,9 @@ pub(crate) struct Subject<'a> {
     /// The stretches of lines the edits change, found once on first use
     /// ([`Subject::changes`]).
     changes: std::sync::OnceLock<Vec<LineChange>>,
+    /// The language scanner's state every [`layout::CHECKPOINT`] lines, up to the last line
+    /// any check looks at, found once on first use ([`Subject::lexer_before`]).
+    lexers: std::sync::OnceLock<Vec<layout::Lexer>>,
 }
 
 impl<'a> Subject<'a> {
@@ -163,6 +168,7 @@ impl<'a> Subject<'a> {
             shifts,
             fences: std::sync::OnceLock::new(),
             changes: std::sync::OnceLock::new(),
+            lexers: std::sync::OnceLock::new(),
         }
     }
 }
@@ -202,6 +208,37 @@ impl Subject<'_> {
     pub fn into_changes(self) -> Vec<LineChange> {
         self.changes();
         self.changes.into_inner().unwrap_or_default()
+    }
+
+    /// The language scanner standing just before line `n` (1-based): where each line starts
+    /// (inside a string or comment, brackets open) without a scan from the top per edit.
+    pub(crate) fn lexer_before(&self, n: usize) -> layout::Lexer {
+        let marks = self.lexers.get_or_init(|| {
+            let upto = self
+                .edits
+                .iter()
+                .map(|e| self.neighbours(e).1)
+                .max()
+                .unwrap_or(0)
+                + 32;
+            let upto = upto.min(self.line_count());
+            layout::checkpoints(self.path, (1..=upto).map(|k| self.line(k)))
+        });
+        let k = (n.max(1) - 1) / layout::CHECKPOINT;
+        let k = k.min(marks.len().saturating_sub(1));
+        let mut lexer = marks
+            .get(k)
+            .cloned()
+            .unwrap_or_else(|| layout::Lexer::new(self.path));
+        let from = if marks.is_empty() {
+            1
+        } else {
+            k * layout::CHECKPOINT + 1
+        };
+        for m in from..n {
+            lexer.feed(self.line(m));
+        }
+        lexer
     }
 
     /// Line `n` (1-based), or "" outside the file.

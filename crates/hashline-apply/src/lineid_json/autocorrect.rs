@@ -205,18 +205,73 @@ fn reindent(row: &mut String, template: &str) -> bool {
     true
 }
 
-/// Paired indentation (equal counts) then first-line indentation; the 1-based rows changed.
-pub(crate) fn restore_indent(original: &[&str], payload: &mut [String]) -> Vec<usize> {
+/// The lines that survive around a replaced range: the nearest non-blank line before it and
+/// after it.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Around<'a> {
+    pub before: Option<&'a str>,
+    pub after: Option<&'a str>,
+}
+
+impl Around<'_> {
+    /// Whether a row at column 0 would leave the block it sits in: the line before opens a
+    /// block whose body the row would leave empty, or the line before is indented or opens a
+    /// bracket and the line after is indented or closes one.
+    fn inside_block(&self) -> bool {
+        let opens = |l: &str| {
+            let t = trim(l);
+            ["{", ":", "(", "["].iter().any(|k| t.ends_with(k))
+        };
+        let closes = |l: &str| trim(l).starts_with(['}', ')', ']']);
+        let indented = |l: &str| !indent_of(l).is_empty();
+        self.before.is_some_and(opens_body)
+            || (self.before.is_some_and(|b| indented(b) || opens(b))
+                && self.after.is_some_and(|a| indented(a) || closes(a)))
+    }
+}
+
+/// Whether `line` opens a block that must have an indented body: it ends with `{`, or it is a
+/// Python block header (a compound-statement keyword, ending with `:`). A prose line ending
+/// with `:` (a label, a heading) opens nothing.
+fn opens_body(line: &str) -> bool {
+    const HEADERS: [&str; 14] = [
+        "if", "elif", "else", "for", "while", "def", "class", "with", "try", "except", "finally",
+        "async", "match", "case",
+    ];
+    let t = trim(line);
+    let word: String = t.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+    t.ends_with('{') || (t.ends_with(':') && HEADERS.contains(&word.as_str()))
+}
+
+/// Whether row `row` at column 0, replacing `orig`, lost its indentation: the original line
+/// held only white space (the indentation typed for it), or the row would leave the block it
+/// sits in and is no closer. A correct request is never changed otherwise.
+fn lost_indent(row: &str, orig: &str, around: Around<'_>) -> bool {
+    if trim(orig).is_empty() {
+        return true;
+    }
+    // A closer ends the block; a `#` line (a comment, a preprocessor directive) may sit at
+    // column 0 anywhere.
+    !trim(row).starts_with(['}', ')', ']', '#']) && around.inside_block()
+}
+
+/// Paired indentation (equal counts) then first-line indentation, only where the evidence
+/// says the indentation was lost ([`lost_indent`]); the 1-based rows changed.
+pub(crate) fn restore_indent(
+    original: &[&str],
+    payload: &mut [String],
+    around: Around<'_>,
+) -> Vec<usize> {
     let mut changed = Vec::new();
     if payload.len() == original.len() {
         for (i, (row, orig)) in payload.iter_mut().zip(original).enumerate() {
-            if reindent(row, orig) {
+            if lost_indent(row, orig, around) && reindent(row, orig) {
                 changed.push(i + 1);
             }
         }
     }
     if let (Some(row), Some(first)) = (payload.first_mut(), original.first()) {
-        if reindent(row, first) {
+        if lost_indent(row, first, around) && reindent(row, first) {
             changed.push(1);
         }
     }
@@ -344,19 +399,68 @@ mod tests {
         assert_eq!(split_on_semicolons("a;b", 1), Some(v(&["a;b"])));
     }
 
+    const BLOCK: Around<'static> = Around {
+        before: Some("if (x) {"),
+        after: Some("}"),
+    };
+
     #[test]
     fn indentation() {
         let mut p = v(&["return 3", "return 4"]);
         assert_eq!(
-            restore_indent(&["  return 1", "  return 2"], &mut p),
+            restore_indent(&["  return 1", "  return 2"], &mut p, BLOCK),
             vec![1, 2]
         );
         assert_eq!(p, v(&["  return 3", "  return 4"]));
         let mut p = v(&["indented"]);
-        assert!(restore_indent(&["    indented"], &mut p).is_empty());
+        assert!(restore_indent(&["    indented"], &mut p, BLOCK).is_empty());
         let mut p = v(&["x() {}", "y() {}"]);
-        restore_indent(&["    foo() {}"], &mut p);
+        restore_indent(&["    foo() {}"], &mut p, BLOCK);
         assert_eq!(p, v(&["    x() {}", "y() {}"]));
+    }
+
+    #[test]
+    fn indentation_is_restored_only_where_it_was_lost() {
+        // Inside a function body, a statement sent at column 0: restored.
+        let body = Around {
+            before: Some("    let a = 1;"),
+            after: Some("}"),
+        };
+        let mut p = v(&["let b = 3;"]);
+        assert_eq!(restore_indent(&["    let b = 2;"], &mut p, body), vec![1]);
+        // A closer at column 0 ends the block: kept (`} & T;` closing a type literal).
+        let mut p = v(&["} & TransformCommon;"]);
+        assert!(restore_indent(&["\t} & Common;"], &mut p, BLOCK).is_empty());
+        // Between lines at column 0 (prose quotes, a top-level call): kept.
+        let top = Around {
+            before: Some("text"),
+            after: Some("more"),
+        };
+        let mut p = v(&[">    quoted"]);
+        assert!(restore_indent(&["    >    quoted"], &mut p, top).is_empty());
+        let after_body = Around {
+            before: Some("    return 0"),
+            after: None,
+        };
+        let mut p = v(&["sys.exit(main())"]);
+        assert!(restore_indent(&["    exit(main())"], &mut p, after_body).is_empty());
+        // Right under a Python block header, at the end of the file: the body would be empty.
+        let header = Around {
+            before: Some("    if not name:"),
+            after: None,
+        };
+        let mut p = v(&["return \"hi\""]);
+        assert_eq!(
+            restore_indent(&["        return \"hello\""], &mut p, header),
+            vec![1]
+        );
+        // Under a prose label ending with `:`: kept as sent.
+        let label = Around {
+            before: Some("Eagerness:"),
+            after: None,
+        };
+        let mut p = v(&[">    quoted"]);
+        assert!(restore_indent(&["    quoted"], &mut p, label).is_empty());
     }
 
     #[test]

@@ -13,7 +13,7 @@ use hashline_anchor::lineid::{id_matches, legacy_line_id, line_id};
 use hashline_core::{Edit, EditKind};
 use hashline_syntax::lineid_json::{parse_ref, trailing_id, EditOp, EditSpec, LineRef};
 
-use super::autocorrect::{expand_merged, restore_indent, strip_boundary_echo};
+use super::autocorrect::{expand_merged, restore_indent, strip_boundary_echo, Around};
 use super::error::EngineError;
 use super::overlap::{check_overlaps, span, Span};
 use super::payload::{clean, plural};
@@ -162,6 +162,7 @@ pub(crate) struct Lowered {
 fn autocorrect_replace(
     index: usize,
     original: &[&str],
+    around: Around<'_>,
     mut rows: Vec<String>,
     warnings: &mut Vec<String>,
 ) -> Vec<String> {
@@ -172,7 +173,7 @@ fn autocorrect_replace(
         ));
         rows = expanded;
     }
-    let changed = restore_indent(original, &mut rows);
+    let changed = restore_indent(original, &mut rows, around);
     if !changed.is_empty() {
         let list: Vec<String> = changed
             .iter()
@@ -181,7 +182,7 @@ fn autocorrect_replace(
             .map(|n| n.to_string())
             .collect();
         warnings.push(format!(
-            "autocorrect: restored the original indentation of row{} {} of edits[{index}]",
+            "[W_AUTOCORRECT] autocorrect: restored the original indentation of row{} {} of edits[{index}]",
             plural(list.len()),
             list.join(", ")
         ));
@@ -192,6 +193,7 @@ fn autocorrect_replace(
 fn lower_one(
     r: &Resolved,
     lines: &[&str],
+    replaced_ranges: &[(usize, usize)],
     warnings: &mut Vec<String>,
 ) -> Result<(Edit, bool), EngineError> {
     let index = r.spec.index;
@@ -219,7 +221,16 @@ fn lower_one(
                 }
             }
             let replaced = &lines[s - 1..e];
-            let rows = autocorrect_replace(index, replaced, rows, warnings);
+            // The lines around that stay: not blank, not replaced by another edit.
+            let stays = |n: &usize| {
+                !lines[n - 1].trim().is_empty()
+                    && !replaced_ranges.iter().any(|&(a, b)| a <= *n && *n <= b)
+            };
+            let around = Around {
+                before: (1..s).rev().find(stays).map(|n| lines[n - 1]),
+                after: (e + 1..=lines.len()).find(stays).map(|n| lines[n - 1]),
+            };
+            let rows = autocorrect_replace(index, replaced, around, rows, warnings);
             let noop = rows.iter().map(String::as_str).eq(replaced.iter().copied());
             return Ok((
                 Edit {
@@ -319,9 +330,16 @@ pub(crate) fn lower(
     }
     check_overlaps(edits, order)?;
     let mut lowered: Vec<(usize, Edit)> = Vec::with_capacity(edits.len());
+    let replaced_ranges: Vec<(usize, usize)> = edits
+        .iter()
+        .filter_map(|r| match span(r) {
+            Span::Replace(a, b) => Some((a, b)),
+            _ => None,
+        })
+        .collect();
     let mut noops = 0;
     for &i in order {
-        let (edit, noop) = lower_one(&edits[i], lines, warnings)?;
+        let (edit, noop) = lower_one(&edits[i], lines, &replaced_ranges, warnings)?;
         noops += usize::from(noop);
         lowered.push((i, edit));
     }

@@ -1,0 +1,155 @@
+//! The indentation rules on the shapes of correct real edits (silent) beside the mistakes
+//! they must still catch.
+
+use hashline_core::ErrorCode;
+
+use crate::guard::tests::{insert_after, replace, run};
+
+const RS: &str = "fn f() {\n    if a {\n        x();\n    }\n}\n\nfn g() {}\n";
+
+#[test]
+fn restated_context_rows_are_not_edited_rows() {
+    // str-replace restates `    }` and `}` around a new function: only the new rows count.
+    let rows = ["    }", "}", "", "fn h() {", "    y();", "}"];
+    assert_eq!(run("a.rs", RS, vec![replace(4, 5, &rows)]), Ok(vec![]));
+    // The same restated lines around rows that lost their indentation: still refused.
+    let lost = ["        x();", "y();", "    }"];
+    assert_eq!(
+        run("a.rs", RS, vec![replace(3, 4, &lost)]),
+        Err(ErrorCode::Indentation)
+    );
+}
+
+#[test]
+fn a_closer_of_a_block_above_may_sit_at_its_level() {
+    // `} else {` closes `if a {` and opens a new block; `});` closes a call opened above.
+    let rows = ["        x();", "    } else {", "        z();"];
+    assert_eq!(run("a.rs", RS, vec![replace(3, 3, &rows)]), Ok(vec![]));
+    let call = "fn f() {\n    let e = format!(\n        \"{}\",\n        a);\n}\n";
+    assert_eq!(
+        run("a.rs", call, vec![replace(4, 4, &["        a", "    );"])]),
+        Ok(vec![])
+    );
+    // A closer below the block it closes lost its indentation.
+    let rows = ["        x();", "} else {", "        z();"];
+    assert_eq!(
+        run("a.rs", RS, vec![replace(3, 3, &rows)]),
+        Err(ErrorCode::Indentation)
+    );
+    // Closing every block and opening a new item at column 0, back to where it was.
+    let rows = ["    }", "}", "", "fn k() {", "    if b {"];
+    assert_eq!(run("a.rs", RS, vec![insert_after(3, &rows)]), Ok(vec![]));
+}
+
+#[test]
+fn rows_inside_multi_line_strings_are_text() {
+    let py = "def f():\n    \"\"\"Doc.\n    \"\"\"\n    return 1\n";
+    let doc = [
+        "    \"\"\"Doc. There",
+        "    are two ways:",
+        "",
+        "    1.  one",
+        "    2.  two",
+    ];
+    assert_eq!(run("a.py", py, vec![replace(2, 2, &doc)]), Ok(vec![]));
+    let go = "package t\n\nvar t = `NAME:\n   {{.Name}}\n`\n";
+    assert_eq!(
+        run("t.go", go, vec![replace(4, 4, &["   {{.Name}}", "USAGE:"])]),
+        Ok(vec![])
+    );
+    // A code row after the docstring that lost its indentation is still refused.
+    assert_eq!(
+        run("a.py", py, vec![replace(4, 4, &["return 2"])]),
+        Err(ErrorCode::Indentation)
+    );
+}
+
+#[test]
+fn an_opener_is_judged_by_its_statement() {
+    // `|| c {` continues `if a`: the body sits under the statement, not under the `||`.
+    let rs = "fn f() {\n    if a\n        || c {\n        x();\n    }\n}\n";
+    assert_eq!(
+        run("a.rs", rs, vec![replace(4, 4, &["        y();"])]),
+        Ok(vec![])
+    );
+    // A `:` inside brackets or a wrapped signature's `:` opens no block of its own.
+    let py = "def f(a,\n      b):\n    x = {\n        'k':\n            1,\n    }\n";
+    assert_eq!(
+        run("a.py", py, vec![replace(5, 5, &["            2,"])]),
+        Ok(vec![])
+    );
+    // A row not indented under a real opener is still refused.
+    let py = "def f():\n    if a:\n        x()\n    return 1\n";
+    assert_eq!(
+        run("a.py", py, vec![replace(3, 3, &["    y()"])]),
+        Err(ErrorCode::Indentation)
+    );
+}
+
+#[test]
+fn the_line_above_may_be_another_edits_row() {
+    let py = "def f():\n    with a as b:\n        b.w(c)\n\n    assert x\n";
+    let edits = vec![
+        replace(3, 3, &["        b.w(d)"]),
+        insert_after(4, &["    # note", "    assert y"]),
+    ];
+    assert_eq!(run("a.py", py, edits), Ok(vec![]));
+}
+
+#[test]
+fn a_python_replace_judges_its_first_changed_row() {
+    // The rows close the list, add a function, and end inside a list the kept `]` closes.
+    let py = "def test_a():\n    assert x == [\n        'a',\n    ]\n";
+    let rows = [
+        "        'a',",
+        "    ]",
+        "",
+        "",
+        "def test_b():",
+        "    assert y == [",
+        "        'b',",
+    ];
+    assert_eq!(run("t.py", py, vec![replace(3, 3, &rows)]), Ok(vec![]));
+    let lost = ["        'a',", "'c',"];
+    assert_eq!(
+        run("t.py", py, vec![replace(3, 3, &lost)]),
+        Err(ErrorCode::Indentation)
+    );
+}
+
+#[test]
+fn a_string_opened_far_above_the_edit_is_still_text() {
+    // The docstring opens hundreds of lines above the edit (past the scanner's checkpoints).
+    let mut py = String::from("def f():\n    \"\"\"Doc:\n");
+    for i in 0..300 {
+        py.push_str(&format!("    line {i}\n"));
+    }
+    py.push_str("    \"\"\"\n    return 1\n");
+    let rows = ["    Keys:", "", "1.  first"];
+    assert_eq!(run("a.py", &py, vec![replace(200, 200, &rows)]), Ok(vec![]));
+    // The code line after it still counts.
+    assert_eq!(
+        run("a.py", &py, vec![replace(304, 304, &["return 2"])]),
+        Err(ErrorCode::Indentation)
+    );
+}
+
+#[test]
+fn a_one_line_dedent_to_the_blocks_level_is_deliberate() {
+    let py = "def f(x):\n    if x:\n        a()\n        return 1\n\n\ndef g():\n    pass\n";
+    // The last statement of the `if` moved out of it, to the `if`'s own level.
+    assert_eq!(
+        run("a.py", py, vec![replace(4, 4, &["    return 1"])]),
+        Ok(vec![])
+    );
+    // The same row in the middle of the block (the next line stays deeper): refused.
+    assert_eq!(
+        run("a.py", py, vec![replace(3, 3, &["    b()"])]),
+        Err(ErrorCode::Indentation)
+    );
+    // A row that lost its indentation (column 0) is refused.
+    assert_eq!(
+        run("a.py", py, vec![replace(4, 4, &["return 2"])]),
+        Err(ErrorCode::Indentation)
+    );
+}
