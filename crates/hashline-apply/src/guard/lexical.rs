@@ -166,7 +166,13 @@ const CONTINUES: [&str; 13] = [
 ];
 
 /// How a line may end when the next line continues it.
-const OPEN_ENDS: [&str; 11] = ["(", "[", "{", ",", "&&", "||", "=", "=>", "->", "\\", ":"];
+const OPEN_ENDS: [&str; 17] = [
+    "(", "[", "{", ",", "&&", "||", "=", "=>", "->", "\\", ":", "+", "-", "*", "/", "|", "%",
+];
+
+/// Keywords that, alone on a line, start a statement the next line goes on with (`while` above
+/// its wrapped condition, Rust's `where` above its bounds).
+const LEAD_WORDS: [&str; 6] = ["if", "while", "for", "match", "where", "elif"];
 
 /// A Markdown list item's marker (`- `, `* `, `+ `, `1. `).
 fn is_list_item(t: &str) -> bool {
@@ -186,6 +192,7 @@ pub(crate) fn is_one_wrapped_unit(original: &[&str]) -> bool {
         closers
             || CONTINUES.iter().any(|k| b.starts_with(k))
             || OPEN_ENDS.iter().any(|k| a.ends_with(k))
+            || LEAD_WORDS.contains(&a)
             || (is_list_item(a) && !is_list_item(b) && !indent(pair[1]).is_empty())
     })
 }
@@ -224,5 +231,17 @@ mod tests {
         assert_eq!(Family::of("a/b.ts"), Family::CLike);
         assert_eq!(Family::of("x.YAML"), Family::Hash);
         assert_eq!(Family::of("README.md"), Family::Prose);
+    }
+
+    #[test]
+    fn wrapped_units_include_operator_ends_and_lead_keywords() {
+        assert!(is_one_wrapped_unit(&[
+            "        while",
+            "            !self.slice[self.core.pos()..].is_empty()"
+        ]));
+        assert!(is_one_wrapped_unit(&["let total = a +", "    b;"]));
+        // Two complete statements, or two JSX cells, are not one unit.
+        assert!(!is_one_wrapped_unit(&["a();", "b();"]));
+        assert!(!is_one_wrapped_unit(&["<td>a</td>", "<td>b</td>"]));
     }
 }
