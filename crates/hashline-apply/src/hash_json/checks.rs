@@ -30,7 +30,7 @@ pub(crate) fn boundary_warnings(
         let t = js_trim(last);
         if meaningful(t) && t == js_trim(next) {
             out.push(format!(
-                "Potential boundary duplication after {label}: the replacement ends with a line that matches the next surviving line after trim."
+                "[W_REPEATED_LINE] Potential boundary duplication after {label}: the replacement ends with a line that matches the next surviving line after trim."
             ));
         }
     }
@@ -41,7 +41,7 @@ pub(crate) fn boundary_warnings(
         let t = js_trim(first);
         if meaningful(t) && t == js_trim(prev) {
             out.push(format!(
-                "Potential boundary duplication before {label}: the replacement starts with a line that matches the preceding surviving line after trim."
+                "[W_REPEATED_LINE] Potential boundary duplication before {label}: the replacement starts with a line that matches the preceding surviving line after trim."
             ));
         }
     }

@@ -42,7 +42,7 @@ pub const DEVIATIONS: &[Deviation] = &[
         When::Always,
         Ours::Applied {
             after: b"before\nbefore\nnew one\nnew two\nafter",
-            response: "--- Anchors ---\neFfO:before\n0Ibr:before\nPlRV:new one\n4F4w:new two\nH4YZ:after\n\nWarnings:\nPotential boundary duplication before replace 98RN-8_XA: the replacement starts with a line that matches the preceding surviving line after trim.\n[W_REPEATED_LINE] row 1 of replace 98RN-8_XA repeats line 1 (\"before\") just before it; if that was not meant, remove the duplicate",
+            response: "--- Anchors ---\neFfO:before\n0Ibr:before\nPlRV:new one\n4F4w:new two\nH4YZ:after\n\nWarnings:\n[W_REPEATED_LINE] Potential boundary duplication before replace 98RN-8_XA: the replacement starts with a line that matches the preceding surviving line after trim.\n[W_REPEATED_LINE] row 1 of replace 98RN-8_XA repeats line 1 (\"before\") just before it; if that was not meant, remove the duplicate",
         },
     ),
     (
@@ -69,7 +69,7 @@ pub const DEVIATIONS: &[Deviation] = &[
         When::Always,
         Ours::Applied {
             after: b"aaa\nBBB\nccc\nccc\n",
-            response: "--- Anchors ---\n0CFv:aaa\nSG3v:BBB\nY0yQ:ccc\nFwCH:ccc\n\nWarnings:\nPotential boundary duplication after replace 0WIr-0WIr: the replacement ends with a line that matches the next surviving line after trim.\n[W_REPEATED_LINE] row 2 of replace 0WIr-0WIr repeats line 3 (\"ccc\") just after it; if that was not meant, remove the duplicate",
+            response: "--- Anchors ---\n0CFv:aaa\nSG3v:BBB\nY0yQ:ccc\nFwCH:ccc\n\nWarnings:\n[W_REPEATED_LINE] Potential boundary duplication after replace 0WIr-0WIr: the replacement ends with a line that matches the next surviving line after trim.\n[W_REPEATED_LINE] row 2 of replace 0WIr-0WIr repeats line 3 (\"ccc\") just after it; if that was not meant, remove the duplicate",
         },
     ),
     (
