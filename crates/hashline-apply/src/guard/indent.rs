@@ -25,6 +25,7 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit) -> Result<(), GuardRefusal> {
         .or_else(|| below_first_row(s, e))
         .or_else(|| under_opener(&ix))
         .or_else(|| above_closer(&ix))
+        .or_else(|| inside_brackets(&ix))
         .or_else(|| shifted_by_one(s, e, &ctx));
     match what {
         Some(what) => Err(refuse(s, ErrorCode::Indentation, edit, what, RESEND)),
@@ -333,6 +334,43 @@ fn above_closer(ix: &Ix<'_, '_>) -> Option<String> {
         }
     }
     None
+}
+
+/// A replace's row inside open brackets (an argument, an entry), not closing them, indented
+/// less than every line it replaces and than the line after the edit, itself an entry
+/// inside the brackets: the entries of one bracket share their indentation, so the row lost
+/// its own.
+fn inside_brackets(ix: &Ix<'_, '_>) -> Option<String> {
+    let s = ix.s;
+    let family = Family::of(s.path);
+    if matches!(family, Family::Prose | Family::Data) {
+        return None;
+    }
+    let (start, end) = Subject::replaced(&ix.edit)?;
+    let (_, after) = s.neighbours(&ix.edit);
+    let next = ix.nearest(after, true)?;
+    let entry = |st: Start, l: &str| {
+        st.depth > 0 && !st.text && !l.trim_start().starts_with([')', ']', '}'])
+    };
+    if !entry(ix.start(next), s.line(next)) {
+        return None;
+    }
+    let floor = (start..=end)
+        .map(|n| s.line(n))
+        .filter(|l| !is_blank(l))
+        .map(|l| width(l, 4))
+        .min()?
+        .min(width(s.line(next), 4));
+    ix.edit.rows.iter().enumerate().find_map(|(i, r)| {
+        let w = width(r, 4);
+        (!is_blank(r) && entry(ix.rows[i], r) && w < floor).then(|| {
+            format!(
+                "row {} is an entry inside open brackets indented {w} columns, less than the \
+                 {floor} of the entries it replaces and follows (indentation lost?)",
+                i + 1
+            )
+        })
+    })
 }
 
 /// Whether `line` (starting at `st`) opens a block whose body must be indented deeper: it

@@ -198,3 +198,21 @@ fn rows_that_open_the_block_a_closer_ends_may_sit_at_its_level() {
     let rows = ["const g = function (y) {", "\ty();"];
     assert_eq!(run("a.js", js, vec![replace(3, 4, &rows)]), Ok(vec![]));
 }
+
+#[test]
+fn an_entry_inside_brackets_keeps_the_entries_level() {
+    let py = "def f(\n    a: int,\n    b: int,\n) -> int:\n    return a\n";
+    assert_eq!(
+        run("a.py", py, vec![replace(2, 2, &["a: str,"])]),
+        Err(ErrorCode::Indentation)
+    );
+    assert_eq!(
+        run("a.py", py, vec![replace(2, 2, &["    a: str,"])]),
+        Ok(vec![])
+    );
+    // The last entry, above the closer: nothing after it to compare with.
+    assert_eq!(
+        run("a.py", py, vec![replace(3, 3, &["    b: str,"])]),
+        Ok(vec![])
+    );
+}
