@@ -24,6 +24,8 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit) -> Result<(), GuardRefusal> {
         .or_else(|| dropped(&ix))
         .or_else(|| below_first_row(s, e))
         .or_else(|| under_opener(&ix))
+        .or_else(|| above_closer(&ix))
+        .or_else(|| inside_brackets(&ix))
         .or_else(|| shifted_by_one(s, e, &ctx));
     match what {
         Some(what) => Err(refuse(s, ErrorCode::Indentation, edit, what, RESEND)),
@@ -256,6 +258,119 @@ fn below_first_row(s: &Subject<'_>, edit: &Edit) -> Option<String> {
         }
     }
     None
+}
+
+/// With braces, rows right above a line that starts by closing a block (`}`, `)`, `]`), in
+/// a file that indents that block's body (the line above the rows is deeper than the
+/// closer), rows that leave no block open: the rows sit inside that block, so deeper than
+/// its closer, and after a `}`
+/// that ends a sibling block at least at that sibling's level, until a row closes a block
+/// opened above. Labels, `case`, preprocessor lines and comments may sit anywhere.
+fn above_closer(ix: &Ix<'_, '_>) -> Option<String> {
+    let s = ix.s;
+    let family = Family::of(s.path);
+    if !matches!(family, Family::CLike | Family::Rust) {
+        return None;
+    }
+    let (before, after) = s.neighbours(&ix.edit);
+    let next = ix.nearest(after, true)?;
+    let prev = ix.nearest(before, false)?;
+    let (nl, pl) = (s.line(next), s.line(prev));
+    let code = |n: usize| !ix.start(n).text && !code_part(s.line(n), family).trim().is_empty();
+    if !code(next) || !code(prev) || !nl.trim_start().starts_with(['}', ')', ']']) {
+        return None;
+    }
+    let closer = width(nl, 4);
+    if width(pl, 4) <= closer {
+        return None;
+    }
+    let sibling = if pl.trim_start().starts_with('}') {
+        width(pl, 4)
+    } else {
+        0
+    };
+    let floor = (closer + 1).max(sibling);
+    // Rows that leave a block open may be its opener (the closer after ends their block).
+    let net = ix.edit.rows.iter().fold(0isize, |d, r| {
+        code_part(r, family).chars().fold(d, |d, ch| match ch {
+            '(' | '[' | '{' => d + 1,
+            ')' | ']' | '}' => d - 1,
+            _ => d,
+        })
+    });
+    if net > 0 {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (i, row) in ix.edit.rows.iter().enumerate() {
+        let c = code_part(row, family);
+        let t = c.trim();
+        if t.is_empty() {
+            continue;
+        }
+        let free = t.starts_with("case ")
+            || t.starts_with("default")
+            || (family == Family::CLike && t.starts_with('#'))
+            || t.ends_with(':');
+        if depth == 0 && t.starts_with(['}', ')', ']']) {
+            return None;
+        }
+        if !free && width(row, 4) < floor {
+            return Some(format!(
+                "row {} is indented {} columns, but it sits inside the block that the line \
+                 after the edit closes, whose body is indented {floor} or more (indentation \
+                 lost?)",
+                i + 1,
+                width(row, 4)
+            ));
+        }
+        for ch in t.chars() {
+            match ch {
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' if depth > 0 => depth -= 1,
+                ')' | ']' | '}' => return None,
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+/// A replace's row inside open brackets (an argument, an entry), not closing them, indented
+/// less than every line it replaces and than the line after the edit, itself an entry
+/// inside the brackets: the entries of one bracket share their indentation, so the row lost
+/// its own.
+fn inside_brackets(ix: &Ix<'_, '_>) -> Option<String> {
+    let s = ix.s;
+    let family = Family::of(s.path);
+    if matches!(family, Family::Prose | Family::Data) {
+        return None;
+    }
+    let (start, end) = Subject::replaced(&ix.edit)?;
+    let (_, after) = s.neighbours(&ix.edit);
+    let next = ix.nearest(after, true)?;
+    let entry = |st: Start, l: &str| {
+        st.depth > 0 && !st.text && !l.trim_start().starts_with([')', ']', '}'])
+    };
+    if !entry(ix.start(next), s.line(next)) {
+        return None;
+    }
+    let floor = (start..=end)
+        .map(|n| s.line(n))
+        .filter(|l| !is_blank(l))
+        .map(|l| width(l, 4))
+        .min()?
+        .min(width(s.line(next), 4));
+    ix.edit.rows.iter().enumerate().find_map(|(i, r)| {
+        let w = width(r, 4);
+        (!is_blank(r) && entry(ix.rows[i], r) && w < floor).then(|| {
+            format!(
+                "row {} is an entry inside open brackets indented {w} columns, less than the \
+                 {floor} of the entries it replaces and follows (indentation lost?)",
+                i + 1
+            )
+        })
+    })
 }
 
 /// Whether `line` (starting at `st`) opens a block whose body must be indented deeper: it

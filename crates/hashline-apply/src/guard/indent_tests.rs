@@ -153,3 +153,66 @@ fn a_one_line_dedent_to_the_blocks_level_is_deliberate() {
         Err(ErrorCode::Indentation)
     );
 }
+
+#[test]
+fn rows_above_a_closer_sit_inside_its_block() {
+    let js = "function f() {\n\tg({\n\t\ta: 1,\n\t\tb: 2,\n\t});\n}\n";
+    // A new entry one level shallower, at the level of the `});` that closes its object.
+    assert_eq!(
+        run("a.js", js, vec![insert_after(4, &["\tc: 3,"])]),
+        Err(ErrorCode::Indentation)
+    );
+    // At the entries' level it is inside the object.
+    assert_eq!(
+        run("a.js", js, vec![insert_after(4, &["\t\tc: 3,"])]),
+        Ok(vec![])
+    );
+    // A new item after a sibling's `}`, shallower than that sibling.
+    let rs = "mod t {\n    fn a() {\n        x();\n    }\n}\n";
+    let lost = ["", "  fn b() {", "      y();", "  }"];
+    assert_eq!(
+        run("a.rs", rs, vec![insert_after(4, &lost)]),
+        Err(ErrorCode::Indentation)
+    );
+    let rows = ["", "    fn b() {", "        y();", "    }"];
+    assert_eq!(run("a.rs", rs, vec![insert_after(4, &rows)]), Ok(vec![]));
+    // Rows that close the block themselves and open the next one at its level.
+    let rows = ["}", "", "mod u {", "    fn b() {}"];
+    assert_eq!(run("a.rs", rs, vec![insert_after(4, &rows)]), Ok(vec![]));
+    // A `case` keeps the level of the `switch`.
+    let c = "int f(int x) {\n    switch (x) {\n    case 1:\n        return 1;\n    }\n}\n";
+    assert_eq!(
+        run(
+            "a.c",
+            c,
+            vec![insert_after(4, &["    case 2:", "        return 2;"])]
+        ),
+        Ok(vec![])
+    );
+}
+
+#[test]
+fn rows_that_open_the_block_a_closer_ends_may_sit_at_its_level() {
+    // The line above is deeper than the `};` after the edit, which ends the rows' function.
+    let js = "if (a)\n\tb();\nconst g = function () {\n\tx();\n};\n";
+    let rows = ["const g = function (y) {", "\ty();"];
+    assert_eq!(run("a.js", js, vec![replace(3, 4, &rows)]), Ok(vec![]));
+}
+
+#[test]
+fn an_entry_inside_brackets_keeps_the_entries_level() {
+    let py = "def f(\n    a: int,\n    b: int,\n) -> int:\n    return a\n";
+    assert_eq!(
+        run("a.py", py, vec![replace(2, 2, &["a: str,"])]),
+        Err(ErrorCode::Indentation)
+    );
+    assert_eq!(
+        run("a.py", py, vec![replace(2, 2, &["    a: str,"])]),
+        Ok(vec![])
+    );
+    // The last entry, above the closer: nothing after it to compare with.
+    assert_eq!(
+        run("a.py", py, vec![replace(3, 3, &["    b: str,"])]),
+        Ok(vec![])
+    );
+}
