@@ -103,29 +103,18 @@ fn run(case: &Case, dialect: &str) -> (Class, String) {
     );
     let final_newline = case.before.ends_with('\n');
     let edits = request::edits(&new, &hunks);
-    let request = match dialect {
-        "apply-patch" => request::apply_patch(&case.path, &old, &edits),
-        "str-replace" => match read::view(&sb, &case.path, &case.before) {
-            Ok(()) => request::str_replace(&case.path, &old, final_newline, &edits),
-            Err(e) => return (Class::Crash, e),
-        },
-        _ => {
-            let mode = match dialect {
-                "hash-json" => "hash",
-                "lineid-json" => "lineid",
-                _ => "tag",
-            };
-            let read = match read::anchored(&sb, &case.path, mode, &case.before) {
-                Ok(r) => r,
-                Err(e) => return (Class::Crash, e),
-            };
-            match dialect {
-                "hash-json" => request::hash_json(&case.path, &read, &old, &edits),
-                "lineid-json" => request::lineid_json(&case.path, &read, &edits),
-                _ => request::hashline(&case.path, &read, &edits),
-            }
-        }
+    let read = match read::as_model(&sb, &case.path, &case.before, dialect) {
+        Ok(read) => read,
+        Err(e) => return (Class::Crash, e),
     };
+    let request = request::build(
+        dialect,
+        &case.path,
+        read.as_ref(),
+        &old,
+        final_newline,
+        &edits,
+    );
     let calls = match request {
         Request::Excluded(why) => return (Class::Excluded, why.to_string()),
         Request::Calls(calls) => calls,
@@ -199,28 +188,10 @@ fn real_edits() {
         })
         .flat_map(|i| DIALECTS.iter().map(move |d| (i, *d)))
         .collect();
-    let next = Mutex::new(0usize);
-    let results = Mutex::new(Vec::new());
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| loop {
-                let job = {
-                    let mut n = next.lock().expect("lock");
-                    let job = jobs.get(*n).copied();
-                    *n += 1;
-                    job
-                };
-                let Some((i, dialect)) = job else { break };
-                let (class, log) = run(&cases[i], dialect);
-                results
-                    .lock()
-                    .expect("lock")
-                    .push((cases[i].id.clone(), dialect, class, log));
-            });
-        }
+    let mut results = in_parallel(&jobs, |&(i, dialect)| {
+        let (class, log) = run(&cases[i], dialect);
+        (cases[i].id.clone(), dialect, class, log)
     });
-    let mut results = results.into_inner().expect("results");
     results.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
     let details = std::env::var_os("REAL_EDITS_DETAILS").map(PathBuf::from);
     if let Some(d) = &details {
@@ -354,30 +325,10 @@ fn real_edit_mistakes() {
             jobs.extend(plan.into_iter().map(|m| (i, dialect, m)));
         }
     }
-    let next = Mutex::new(0usize);
-    let results = Mutex::new(Vec::new());
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| loop {
-                let job = {
-                    let mut n = next.lock().expect("lock");
-                    let job = jobs.get(*n);
-                    *n += 1;
-                    job
-                };
-                let Some((i, dialect, m)) = job else { break };
-                let outcome = mistake_run::run(&cases[*i], dialect, m);
-                results.lock().expect("lock").push((
-                    cases[*i].id.clone(),
-                    *dialect,
-                    m.kind,
-                    outcome,
-                ));
-            });
-        }
+    let mut results = in_parallel(&jobs, |(i, dialect, m)| {
+        let outcome = mistake_run::run(&cases[*i], dialect, m);
+        (cases[*i].id.clone(), *dialect, m.kind, outcome)
     });
-    let mut results = results.into_inner().expect("results");
     results.sort_by(|a, b| (&a.0, a.1, a.2).cmp(&(&b.0, b.1, b.2)));
     let details = std::env::var_os("REAL_EDITS_DETAILS").map(PathBuf::from);
     if let Some(d) = &details {
@@ -420,4 +371,27 @@ fn real_edit_mistakes() {
         started.elapsed()
     );
     assert!(broken.is_empty(), "{} broken runs", broken.len());
+}
+
+/// `f` of every job, on one thread per core (jobs taken in turn), in no particular order.
+fn in_parallel<J: Sync, R: Send>(jobs: &[J], f: impl Fn(&J) -> R + Sync) -> Vec<R> {
+    let next = Mutex::new(0usize);
+    let results = Mutex::new(Vec::with_capacity(jobs.len()));
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| loop {
+                let job = {
+                    let mut n = next.lock().expect("lock");
+                    let job = jobs.get(*n);
+                    *n += 1;
+                    job
+                };
+                let Some(job) = job else { break };
+                let r = f(job);
+                results.lock().expect("lock").push(r);
+            });
+        }
+    });
+    results.into_inner().expect("results")
 }

@@ -57,33 +57,22 @@ pub fn run(case: &Case, dialect: &str, m: &Mistake) -> Option<Outcome> {
     sb.put(&case.path, case.before.as_bytes());
     let old: Vec<&str> = super::diff::lines(&case.before);
     let final_newline = case.before.ends_with('\n');
-    let request = match dialect {
-        "apply-patch" => request::apply_patch(&case.path, &old, &m.edits),
-        "str-replace" => match read::view(&sb, &case.path, &case.before) {
-            Ok(()) => request::str_replace(&case.path, &old, final_newline, &m.edits),
-            Err(e) => return broken(e),
-        },
-        _ => {
-            let mode = match dialect {
-                "hash-json" => "hash",
-                "lineid-json" => "lineid",
-                _ => "tag",
-            };
-            let read = match read::anchored(&sb, &case.path, mode, &case.before) {
-                Ok(r) => r,
-                Err(e) => return broken(e),
-            };
-            let mut edits = m.edits.clone();
-            if m.tweak == Tweak::PasteAnchors {
-                paste(&mut edits[m.hunk], dialect, &read.anchors);
-            }
-            match dialect {
-                "hash-json" => request::hash_json(&case.path, &read, &old, &edits),
-                "lineid-json" => request::lineid_json(&case.path, &read, &edits),
-                _ => request::hashline(&case.path, &read, &edits),
-            }
-        }
+    let read = match read::as_model(&sb, &case.path, &case.before, dialect) {
+        Ok(read) => read,
+        Err(e) => return broken(e),
     };
+    let mut edits = m.edits.clone();
+    if let (Tweak::PasteAnchors, Some(read)) = (&m.tweak, &read) {
+        paste(&mut edits[m.hunk], dialect, &read.anchors);
+    }
+    let request = request::build(
+        dialect,
+        &case.path,
+        read.as_ref(),
+        &old,
+        final_newline,
+        &edits,
+    );
     let Request::Calls(built) = request else {
         return None;
     };

@@ -139,3 +139,26 @@ pub fn view(sb: &Sandbox, path: &str, text: &str) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Reads `path` (its text `text`) as `dialect`'s model would: an anchored read in the
+/// dialect's mode (its anchors returned), a `view` for str-replace, nothing for apply-patch
+/// (Codex reads with the shell).
+pub fn as_model(
+    sb: &Sandbox,
+    path: &str,
+    text: &str,
+    dialect: &str,
+) -> Result<Option<Read>, String> {
+    match dialect {
+        "apply-patch" => Ok(None),
+        "str-replace" => view(sb, path, text).map(|()| None),
+        _ => {
+            let mode = match dialect {
+                "hash-json" => "hash",
+                "lineid-json" => "lineid",
+                _ => "tag",
+            };
+            anchored(sb, path, mode, text).map(Some)
+        }
+    }
+}

@@ -246,3 +246,23 @@ pub fn groups(hunks: &[Edit], gap: usize) -> Vec<Vec<Edit>> {
     }
     out
 }
+
+/// `dialect`'s request for `edits` of the file at `path` (lines `old`), from what its model
+/// read (`None` for the dialects that read no anchors).
+pub fn build(
+    dialect: &str,
+    path: &str,
+    read: Option<&Read>,
+    old: &[&str],
+    final_newline: bool,
+    edits: &[Edit],
+) -> Request {
+    match (dialect, read) {
+        ("apply-patch", _) => apply_patch(path, old, edits),
+        ("str-replace", _) => str_replace(path, old, final_newline, edits),
+        ("hash-json", Some(read)) => hash_json(path, read, old, edits),
+        ("lineid-json", Some(read)) => lineid_json(path, read, edits),
+        (_, Some(read)) => hashline(path, read, edits),
+        (_, None) => Request::Excluded("no read"),
+    }
+}
