@@ -277,7 +277,7 @@ const MISTAKES_EVERY: usize = 2;
 ///
 /// Prints a table per dialect and per kind; fails on any broken run. Silent-wrong runs are
 /// counted, not failed (the guard is being reworked); with `REAL_EDITS_DETAILS=DIR` their list
-/// (`ID DIALECT KIND`) goes to `DIR/mistakes-silent-wrong.txt` and each run's requests and
+/// (`ID DIALECT KIND`, then `broken` for a silent-broken run) goes to `DIR/mistakes-silent-wrong.txt` and each run's requests and
 /// replies to `DIR/mistake-ID-DIALECT-KIND.txt` (warned-wrong and broken runs too). `cargo xtask real-edits
 /// --mistakes` runs it.
 #[test]
@@ -346,7 +346,11 @@ fn real_edit_mistakes() {
         tally.add_codes(dialect, &o.codes);
         let name = format!("{id} {dialect} {kind}");
         match o.class {
-            mistake_run::Class::SilentWrong(_) => silent.push(name),
+            mistake_run::Class::SilentWrong(unparsed) => silent.push(if unparsed {
+                name.clone() + " broken"
+            } else {
+                name.clone()
+            }),
             mistake_run::Class::Broken => broken.push(name),
             mistake_run::Class::WarnedWrong => {}
             _ => continue,

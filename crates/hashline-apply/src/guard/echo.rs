@@ -1,7 +1,9 @@
 //! Payload rows that restate the lines next to the edit: the model copied a boundary line (or
 //! several) into the payload, so the file would hold them twice (DEVIATIONS 4a, for every
 //! dialect): one line repeated exactly, several lines, and one line that differs only in
-//! trailing white space (models never reproduce it). Applied as sent, always announced.
+//! trailing white space (models never reproduce it), and a blank row beside a blank line where
+//! the file would then hold more blank lines in a row than anywhere before (a range one line
+//! short kept its blank). Applied as sent, always announced.
 
 use hashline_core::Edit;
 use hashline_syntax::hash_json::json::quote;
@@ -99,10 +101,17 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
     }
     let mut one = |row: usize, line: usize, side: &str| {
         let (r, l) = (&rows[row - 1], s.line(line));
+        let label = (s.label)(edit);
         if is_blank(r) {
+            if let Some((run, most)) = longer_blank_run(s, rows, line, side == "after") {
+                warnings.push(format!(
+                    "[W_REPEATED_LINE] row {row} of {label} repeats line {line} (a blank line) \
+                     just {side} it: {run} blank lines in a row, where the file has at most \
+                     {most}; if that was not meant, remove the duplicate"
+                ));
+            }
             return;
         }
-        let label = (s.label)(edit);
         if r == l {
             warnings.push(format!(
                 "[W_REPEATED_LINE] row {row} of {label} repeats line {line} ({}) just {side} it; if \
@@ -124,4 +133,46 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
     if tail == 1 && !(n == 1 && head == 1) {
         one(n, after, "after");
     }
+}
+
+/// A blank row at one end of the rows next to blank line `line` (below the rows when `below`):
+/// `(run, most)` when the blank lines would then stand `run` in a row, more than the `most` the
+/// file ever has in a row (a range one line short keeps its blank line beside the payload's).
+/// Rows that are all blank add blank lines on purpose; an empty file has no blank line.
+fn longer_blank_run(
+    s: &Subject<'_>,
+    rows: &[String],
+    line: usize,
+    below: bool,
+) -> Option<(usize, usize)> {
+    // An empty file's one line is no blank line of its text (a create writes into it).
+    if s.before.is_empty() || rows.iter().all(|r| is_blank(r)) || !is_blank(s.line(line)) {
+        return None;
+    }
+    let in_rows = if below {
+        rows.iter().rev().take_while(|r| is_blank(r)).count()
+    } else {
+        rows.iter().take_while(|r| is_blank(r)).count()
+    };
+    let beside = if below {
+        (line..=s.line_count())
+            .take_while(|&n| is_blank(s.line(n)))
+            .count()
+    } else {
+        (1..=line)
+            .rev()
+            .take_while(|&n| is_blank(s.line(n)))
+            .count()
+    };
+    let run = in_rows + beside;
+    let mut most = 0;
+    let mut current = 0;
+    for n in 1..=s.line_count() {
+        current = if is_blank(s.line(n)) { current + 1 } else { 0 };
+        most = most.max(current);
+        if most >= run {
+            return None;
+        }
+    }
+    Some((run, most))
 }

@@ -335,12 +335,34 @@ fn a_row_repeating_its_neighbour_is_warned_once() {
         w[0].contains("row 2 of insert after 1 repeats line 2"),
         "{w:?}"
     );
-    // One row equal to both neighbours is named once; blank rows are never an echo.
+    // One row equal to both neighbours is named once; a blank row beside a blank line is no
+    // echo where the file already has that many blank lines in a row.
     let w = run("a.txt", "x\ny\nx\n", vec![replace(2, 2, &["x"])]).expect("applied");
     assert_eq!(w.len(), 1, "{w:?}");
     assert!(run("a.txt", "\n\nb\n", vec![insert_after(1, &[""])])
         .expect("applied")
         .is_empty());
+}
+
+#[test]
+fn a_blank_row_beside_a_kept_blank_is_warned_only_past_the_files_longest_run() {
+    // A range one line short: the payload ends with the blank it meant to replace too, so two
+    // blank lines stand between functions of a file that never has two.
+    let go = "func a() {\n\tx()\n}\n\nfunc b() {\n}\n";
+    let w = run("m.go", go, vec![replace(2, 3, &["\ty()", "}", ""])]).expect("applied");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].starts_with("[W_REPEATED_LINE] row 3 of replace 2..3 repeats line 4 (a blank line) just after it: 2 blank lines"), "{w:?}");
+    // A file that already has two blank lines in a row (Python's top level): not warned.
+    let py = "def a():\n    x()\n\n\ndef b():\n    pass\n\ny = 1\n";
+    let w = run(
+        "a.py",
+        py,
+        vec![replace(5, 6, &["def b():", "    return 1", ""])],
+    );
+    assert_eq!(w, Ok(vec![]));
+    // The range covers the blank too: one blank, as before.
+    let w = run("m.go", go, vec![replace(2, 4, &["\ty()", "}", ""])]);
+    assert_eq!(w, Ok(vec![]));
 }
 
 #[test]

@@ -37,15 +37,16 @@ fn starts_line(text: &str, node: &Node<'_>) -> bool {
     node.start_position().column == indent_at(text, node.start_byte())
 }
 
-/// The layout errors of every block overlapping `region` or the line above it (where an
-/// emptied block ends).
+/// The layout errors of every block overlapping `region`, the line above it (where an emptied
+/// block ends) or the first line below it that holds code (a line the edit left at its old
+/// column, now deeper or shallower than the rows before it: a range one line short).
 pub(super) fn layout(text: &str, tree: &Tree, region: &Range<usize>) -> Vec<Found> {
     let above = text
         .as_bytes()
         .get(..region.start.saturating_sub(1))
         .and_then(|b| b.iter().rposition(|&c| c == b'\n'))
         .map_or(0, |i| i + 1);
-    let region = &(above.min(region.start)..region.end);
+    let region = &(above.min(region.start)..below(text, region.end).max(region.end));
     let mut out = Vec::new();
     let mut stack = vec![tree.root_node()];
     while let Some(node) = stack.pop() {
@@ -62,6 +63,30 @@ pub(super) fn layout(text: &str, tree: &Tree, region: &Range<usize>) -> Vec<Foun
         }
     }
     out
+}
+
+/// The end of the first line at or after byte `from` (from the next line on when `from` is
+/// mid-line) that holds more than white space; the text's end when there is none.
+fn below(text: &str, from: usize) -> usize {
+    let b = text.as_bytes();
+    let mut at = from.min(b.len());
+    if at > 0 && b[at - 1] != b'\n' {
+        at = b[at..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(b.len(), |i| at + i + 1);
+    }
+    while at < b.len() {
+        let end = b[at..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(b.len(), |i| at + i);
+        if b[at..end].iter().any(|c| !c.is_ascii_whitespace()) {
+            return end;
+        }
+        at = end + 1;
+    }
+    b.len()
 }
 
 /// The layout errors of a `module` or `block`: empty, not deeper than its owner, or a

@@ -130,6 +130,23 @@ fn python_layout_errors_are_reported() {
 }
 
 #[test]
+fn a_line_left_deeper_below_the_edit_is_a_layout_error() {
+    // A range one line short: `try:` and `except ImportError:` replaced, the old handler body
+    // left below the new rows, deeper than them.
+    let before = "def f():\n    try:\n        import a\n    except ImportError:\n        import b\n    return a\n";
+    let short = "def f():\n    import a\n\n        import b\n    return a\n";
+    let (line, what) = at(check("a.py", before, short)).expect("left deeper");
+    assert_eq!(line, 4);
+    assert!(what.contains("indentation does not match"), "{what}");
+    // The whole statement replaced: the next line is at the block's column.
+    let whole = "def f():\n    import a\n\n    return a\n";
+    assert_eq!(check("a.py", before, whole), None);
+    // A new header above the deeper line: it is that block's body.
+    let header = "def f():\n    try:\n        import a\n    except Exception:\n        import b\n    return a\n";
+    assert_eq!(check("a.py", before, header), None);
+}
+
+#[test]
 fn columns_count_characters() {
     let before = "const s = \"é\";\nf();\n";
     let after = "const s = \"é\"; )\nf();\n";
