@@ -113,7 +113,7 @@ pub(crate) fn clean(
     }
     if plus == counted.len() && plus >= 2 && file_has_plus() {
         warnings.push(format!(
-            "kept the `+` at the start of {plus} payload lines of edits[{index}] as sent: the file has lines starting with `+` of its own. If they are diff markers, send the lines without them"
+            "[W_DIFF_MARKERS] kept the `+` at the start of {plus} payload lines of edits[{index}] as sent: the file has lines starting with `+` of its own. If they are diff markers, send the lines without them"
         ));
         return Ok(lines);
     }
