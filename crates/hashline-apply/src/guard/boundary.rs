@@ -173,7 +173,33 @@ fn separates<'a>(s: &Subject<'_>, upper: &str, mut lower: impl Iterator<Item = &
     for m in ["export ", "pub ", "pub(crate) ", "async ", "default "] {
         t = t.strip_prefix(m).unwrap_or(t);
     }
-    closes || ITEMS.iter().any(|k| t.starts_with(k))
+    // A closer ends an item only at the top level; inside a body the statement after a closed
+    // `if`/`for` block is another statement of that body, unless it declares a member (a
+    // method opens its body without a keyword in JS/TS/Java classes).
+    let top_level = indent(upper).is_empty();
+    (closes && (top_level || opens_member(t))) || ITEMS.iter().any(|k| t.starts_with(k))
+}
+
+/// A line that opens a member's body without a keyword (`render() {`, `get x(): T {`): it
+/// ends with `{`, has a parameter list, and is no control statement, assignment or method call
+/// (`t.Run("x", func(t *T) {`).
+fn opens_member(t: &str) -> bool {
+    const CONTROL: [&str; 15] = [
+        "if", "for", "while", "switch", "try", "do", "else", "catch", "return", "match", "loop",
+        "select", "defer", "go", "with",
+    ];
+    let word: String = t
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    let callee = t.split('(').next().unwrap_or("");
+    t.ends_with('{')
+        && t.contains('(')
+        && !callee.contains('.')
+        && !t.contains('=')
+        && !t.contains("=>")
+        && !word.is_empty()
+        && !CONTROL.contains(&word.as_str())
 }
 
 /// A line that belongs to the item below it: a decorator, an attribute, a doc comment.
@@ -302,4 +328,26 @@ fn dead_code(s: &Subject<'_>, edit: &Edit) -> Option<(String, bool)> {
         t.trim_end()
     );
     Some((msg, terminal(t)))
+}
+
+#[cfg(test)]
+mod member_tests {
+    use super::opens_member;
+
+    #[test]
+    fn members_open_without_a_keyword_statements_do_not() {
+        for m in ["render() {", "get x(): number {", "async load(id) {"] {
+            assert!(opens_member(m), "{m}");
+        }
+        for t in [
+            "if (x) {",
+            "fName, err := get(a) {",
+            "t.Run(\"x\", func(t *testing.T) {",
+            "defer func() {",
+            "items.forEach((x) => {",
+            "return {",
+        ] {
+            assert!(!opens_member(t), "{t}");
+        }
+    }
 }
