@@ -136,6 +136,12 @@ fn golden(bless: bool) -> Result<(), String> {
 /// The mistake corpus through the real binary (the `mistakes` test of the facade prints the
 /// table and fails on a silent-wrong or broken case).
 fn mistakes() -> Result<(), String> {
+    status(&mut facade_test("mistakes", &[]))
+}
+
+/// `cargo test --quiet -p hashline --test FILE -- FILTER… --nocapture`: a facade test that
+/// prints its table.
+fn facade_test(file: &str, filter: &[&str]) -> Command {
     let mut cmd = cargo();
     cmd.args([
         "test",
@@ -143,11 +149,11 @@ fn mistakes() -> Result<(), String> {
         "--package",
         "hashline",
         "--test",
-        "mistakes",
+        file,
         "--",
-        "--nocapture",
     ]);
-    status(&mut cmd)
+    cmd.args(filter).arg("--nocapture");
+    cmd
 }
 
 /// The real-edits corpus through the real binary (the `real_edits` test of the facade prints
@@ -164,19 +170,7 @@ fn real_edits(args: &[String]) -> Result<(), String> {
     } else {
         "real_edits"
     };
-    let mut cmd = cargo();
-    cmd.args([
-        "test",
-        "--quiet",
-        "--package",
-        "hashline",
-        "--test",
-        "real_edits",
-        "--",
-        "--exact",
-        test,
-        "--nocapture",
-    ]);
+    let mut cmd = facade_test("real_edits", &["--exact", test]);
     if let Some(only) = value("--only") {
         cmd.env("REAL_EDITS_ONLY", only);
     }

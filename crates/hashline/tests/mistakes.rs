@@ -68,12 +68,18 @@ const ANNOUNCEMENTS: [&str; 4] = [
     "[W_AUTO_REPAIRED]",
 ];
 
-/// Whether every warning in `text` is an announcement of a repair.
+/// Whether every warning in `text` is an announcement of a repair (a line holding
+/// `repeats line` is the DEVIATIONS 4a notice unless an announcement leads it).
 fn announces(text: &str) -> bool {
-    !text.contains("repeats line")
-        && text
+    text.lines().all(|line| {
+        let announced = ANNOUNCEMENTS
+            .iter()
+            .any(|a| line.trim_start().starts_with(a));
+        let other_code = line
             .match_indices("[W_")
-            .all(|(i, _)| ANNOUNCEMENTS.iter().any(|a| text[i..].starts_with(a)))
+            .any(|(i, _)| !ANNOUNCEMENTS.iter().any(|a| line[i..].starts_with(a)));
+        announced || !(other_code || line.contains("repeats line"))
+    })
 }
 
 fn has_warning(text: &str) -> bool {

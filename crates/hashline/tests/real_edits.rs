@@ -122,18 +122,9 @@ fn run(case: &Case, dialect: &str) -> (Class, String) {
     let mut warnings = Vec::new();
     let mut log = String::new();
     for call in &calls {
-        let started = Instant::now();
-        let r = sb.run(&["--json", "edit", "--dialect", dialect], call);
-        log.push_str(&format!(
-            "--- request ---\n{}\n--- reply (exit {}) ---\n{}{}\n",
-            String::from_utf8_lossy(call),
-            r.code,
-            r.stdout,
-            r.stderr
-        ));
-        if started.elapsed() > TOO_SLOW {
-            return (Class::Crash, format!("over {TOO_SLOW:?}\n{log}"));
-        }
+        let Some(r) = send(&sb, dialect, call, &mut log) else {
+            return (Class::Crash, log);
+        };
         match r.code {
             0 => {
                 let reply: serde_json::Value = match serde_json::from_str(&r.stdout) {
@@ -403,4 +394,23 @@ fn in_parallel<J: Sync, R: Send>(jobs: &[J], f: impl Fn(&J) -> R + Sync) -> Vec<
         }
     });
     results.into_inner().expect("results")
+}
+
+/// Sends one call to `edit --json --dialect DIALECT`, logging the request and the reply;
+/// `None` (and the log says so) when it took longer than [`TOO_SLOW`].
+fn send(sb: &Sandbox, dialect: &str, call: &[u8], log: &mut String) -> Option<support::cli::Run> {
+    let started = Instant::now();
+    let r = sb.run(&["--json", "edit", "--dialect", dialect], call);
+    log.push_str(&format!(
+        "--- request ---\n{}\n--- reply (exit {}) ---\n{}{}\n",
+        String::from_utf8_lossy(call),
+        r.code,
+        r.stdout,
+        r.stderr
+    ));
+    if started.elapsed() > TOO_SLOW {
+        log.push_str(&format!("over {TOO_SLOW:?}\n"));
+        return None;
+    }
+    Some(r)
 }

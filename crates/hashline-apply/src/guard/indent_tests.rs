@@ -3,6 +3,7 @@
 
 use hashline_core::ErrorCode;
 
+use crate::guard::layout;
 use crate::guard::tests::{insert_after, replace, run};
 
 const RS: &str = "fn f() {\n    if a {\n        x();\n    }\n}\n\nfn g() {}\n";
@@ -130,6 +131,27 @@ fn a_string_opened_far_above_the_edit_is_still_text() {
     // The code line after it still counts.
     assert_eq!(
         run("a.py", &py, vec![replace(304, 304, &["return 2"])]),
+        Err(ErrorCode::Indentation)
+    );
+}
+
+#[test]
+fn an_edit_deep_in_a_big_file_scans_only_the_lines_above_it() {
+    // Far more lines above the docstring than the scanner walks back: what it sees from there
+    // on is the same as a scan from the top.
+    let mut py = String::new();
+    for i in 0..(layout::SCAN_BACK + 5_000) {
+        py.push_str(&format!("x{i} = {i}\n"));
+    }
+    let top = py.lines().count();
+    py.push_str("def f():\n    \"\"\"Doc:\n    line\n    \"\"\"\n    return 1\n");
+    let rows = ["Keys:"];
+    assert_eq!(
+        run("a.py", &py, vec![replace(top + 3, top + 3, &rows)]),
+        Ok(vec![])
+    );
+    assert_eq!(
+        run("a.py", &py, vec![replace(top + 5, top + 5, &["return 2"])]),
         Err(ErrorCode::Indentation)
     );
 }

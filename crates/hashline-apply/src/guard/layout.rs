@@ -185,6 +185,9 @@ impl Lexer {
 /// Lines between two saved scanner states ([`checkpoints`]).
 pub(crate) const CHECKPOINT: usize = 128;
 
+/// How far above the first edit the scan starts (a multiple of [`CHECKPOINT`]).
+pub(crate) const SCAN_BACK: usize = 16_384;
+
 /// The scanner's state before lines `1`, `CHECKPOINT + 1`, `2 * CHECKPOINT + 1`, … of
 /// `lines`: a scan of the file once, from which any line's state is a short scan away.
 pub(crate) fn checkpoints<'a>(path: &str, lines: impl IntoIterator<Item = &'a str>) -> Vec<Lexer> {

@@ -111,7 +111,7 @@ pub(crate) struct Subject<'a> {
     changes: std::sync::OnceLock<Vec<LineChange>>,
     /// The language scanner's state every [`layout::CHECKPOINT`] lines, up to the last line
     /// any check looks at, found once on first use ([`Subject::lexer_before`]).
-    lexers: std::sync::OnceLock<Vec<layout::Lexer>>,
+    lexers: std::sync::OnceLock<(usize, Vec<layout::Lexer>)>,
 }
 
 impl<'a> Subject<'a> {
@@ -211,9 +211,14 @@ impl Subject<'_> {
     }
 
     /// The language scanner standing just before line `n` (1-based): where each line starts
-    /// (inside a string or comment, brackets open) without a scan from the top per edit.
+    /// (inside a string or comment, brackets open) without a scan from the top per edit. The
+    /// scan starts [`layout::SCAN_BACK`] lines above the first edit (at code, no bracket open:
+    /// a string, comment or `(`/`[` does not span that many lines), so an edit deep in a big
+    /// file costs a bounded scan, and runs once to the last line any check looks at.
     pub(crate) fn lexer_before(&self, n: usize) -> layout::Lexer {
-        let marks = self.lexers.get_or_init(|| {
+        let (start, marks) = self.lexers.get_or_init(|| {
+            let first = self.edits.iter().map(|e| self.neighbours(e).0).min();
+            let start = first.unwrap_or(1).saturating_sub(layout::SCAN_BACK).max(1);
             let upto = self
                 .edits
                 .iter()
@@ -222,18 +227,25 @@ impl Subject<'_> {
                 .unwrap_or(0)
                 + 32;
             let upto = upto.min(self.line_count());
-            layout::checkpoints(self.path, (1..=upto).map(|k| self.line(k)))
+            let lines = (start..=upto).map(|k| self.line(k));
+            (start, layout::checkpoints(self.path, lines))
         });
-        let k = (n.max(1) - 1) / layout::CHECKPOINT;
+        // A line above the scan (no check asks for one) is scanned on its own.
+        let (base, marks): (usize, &[layout::Lexer]) = if n >= *start {
+            (*start, marks)
+        } else {
+            (n.saturating_sub(layout::SCAN_BACK).max(1), &[])
+        };
+        let k = (n.max(base) - base) / layout::CHECKPOINT;
         let k = k.min(marks.len().saturating_sub(1));
         let mut lexer = marks
             .get(k)
             .cloned()
             .unwrap_or_else(|| layout::Lexer::new(self.path));
         let from = if marks.is_empty() {
-            1
+            base
         } else {
-            k * layout::CHECKPOINT + 1
+            base + k * layout::CHECKPOINT
         };
         for m in from..n {
             lexer.feed(self.line(m));

@@ -4,7 +4,6 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
-use std::time::Instant;
 
 use hashline_ast::TreeSitterSyntax;
 use hashline_core::SyntaxCheck;
@@ -15,7 +14,7 @@ use super::read;
 use super::request::{self, Edit, Request};
 use super::support::sandbox::Sandbox;
 use super::support::tree;
-use super::{Case, TOO_SLOW};
+use super::Case;
 
 /// How one mistaken request ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,18 +86,9 @@ pub fn run(case: &Case, dialect: &str, m: &Mistake) -> Option<Outcome> {
     let mut codes = Vec::new();
     for call in &calls {
         let before = tree::snapshot(&sb.root);
-        let started = Instant::now();
-        let r = sb.run(&["--json", "edit", "--dialect", dialect], call);
-        log.push_str(&format!(
-            "--- request ---\n{}\n--- reply (exit {}) ---\n{}{}\n",
-            String::from_utf8_lossy(call),
-            r.code,
-            r.stdout,
-            r.stderr
-        ));
-        if started.elapsed() > TOO_SLOW {
-            return broken(format!("over {TOO_SLOW:?}\n{log}"));
-        }
+        let Some(r) = super::send(&sb, dialect, call, &mut log) else {
+            return broken(log);
+        };
         let reply = serde_json::from_str::<serde_json::Value>(&r.stdout).ok();
         codes.extend(reply.as_ref().map(reply_codes).unwrap_or_default());
         match r.code {

@@ -236,43 +236,41 @@ impl ApplyPatch {
         }
     }
 
-    /// Group `i` is a single update: its edits straight on the file as read (finer edits for
-    /// the guard). `None`: it failed (recorded).
-    /// Whether group `i`'s one update finds every chunk in `file` (nothing recorded).
-    pub(super) fn fits(&self, i: usize, file: &TextFile) -> bool {
-        let Some(Hunk::Update { chunks, .. }) =
-            self.groups[i].hunks.first().map(|&h| &self.hunks[h])
-        else {
-            return false;
+    /// Group `i`'s first hunk, an update, lowered on `file` as Codex sees it; `None` when that
+    /// hunk is no update.
+    fn lowered(&self, i: usize, file: &TextFile) -> Option<Result<Lowered, ApError>> {
+        let Hunk::Update { chunks, .. } = &self.hunks[*self.groups[i].hunks.first()?] else {
+            return None;
         };
         let path = &self.groups[i].path;
         let abs = self.abs(path);
         let names = Names { path, abs: &abs };
         let mut bom_line = None;
         let view = codex_view(file, &mut bom_line);
-        lower(&view, chunks, &names, 0).is_ok()
+        Some(lower(&view, chunks, &names, 0))
     }
 
+    /// Whether group `i`'s update finds every chunk in `file` (nothing recorded).
+    pub(super) fn fits(&self, i: usize, file: &TextFile) -> bool {
+        matches!(self.lowered(i, file), Some(Ok(_)))
+    }
+
+    /// Group `i` is a single update: its edits straight on the file as read (finer edits for
+    /// the guard). `None`: it failed (recorded).
     pub(super) fn single_update(
         &mut self,
         i: usize,
         file: &TextFile,
     ) -> Option<(Vec<Edit>, Vec<String>)> {
         let h = self.groups[i].hunks[0];
-        let Hunk::Update { chunks, .. } = &self.hunks[h] else {
-            return None;
-        };
-        let path = self.groups[i].path.clone();
-        let abs = self.abs(&path);
-        let names = Names {
-            path: &path,
-            abs: &abs,
-        };
-        let mut bom_line = None;
-        let view = codex_view(file, &mut bom_line);
-        match lower(&view, chunks, &names, 0) {
+        match self.lowered(i, file)? {
             Ok(done) => {
-                self.labels[i] = (0..chunks.len())
+                let chunks = match &self.hunks[h] {
+                    Hunk::Update { chunks, .. } => chunks.len(),
+                    _ => 0,
+                };
+                let path = &self.groups[i].path;
+                self.labels[i] = (0..chunks)
                     .map(|k| format!("chunk {} of {path}", k + 1))
                     .collect();
                 Some(done)
@@ -284,6 +282,9 @@ impl ApplyPatch {
         }
     }
 }
+
+/// An update's edits and the warnings of its loose matches.
+type Lowered = (Vec<Edit>, Vec<String>);
 
 /// The text the session recorded for a file, as a file (with the live file's BOM, so that
 /// Codex's view of line 1 is the same in both).
