@@ -50,5 +50,5 @@ pub use block::{BlockResolver, BlockSpan};
 pub use code::ErrorCode;
 pub use edit::{splice, splice_runs, Edit, EditKind, Run, SpliceError};
 pub use pieces::{Pieces, SplicedText};
-pub use syntax::{LineChange, SyntaxCheck, SyntaxIssue};
+pub use syntax::{Inspection, LayoutNote, LineChange, SyntaxCheck, SyntaxIssue};
 pub use text::{Eol, OutLine, TextFile};

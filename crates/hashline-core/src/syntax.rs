@@ -22,6 +22,27 @@ pub struct SyntaxIssue {
     pub end_line: usize,
 }
 
+/// A layout the edits wrote that the rest of the file never uses: two constructs the file
+/// always puts on rows of their own share one (two lines joined by mistake, most often).
+/// Found by the parse, reported by the guard as a warning.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LayoutNote {
+    /// 1-based line of the new text (LF lines, no BOM) that holds the joined constructs.
+    pub line: usize,
+    /// What is unusual and what the rest of the file does instead, in a sentence.
+    pub what: String,
+}
+
+/// What one check of an edit found: the syntax error it added, else any layout notes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Inspection {
+    /// The first syntax error the edits added.
+    pub issue: Option<SyntaxIssue>,
+    /// Rows the edits wrote in a layout the rest of the file never uses (empty when `issue`
+    /// is set).
+    pub layout: Vec<LayoutNote>,
+}
+
 /// Tells whether an edit added a syntax error.
 ///
 /// Texts are LF-normalized and BOM-free. Implementations must never panic on any input, and
@@ -70,6 +91,22 @@ pub trait SyntaxCheck: Send + Sync {
     ) -> Option<SyntaxIssue> {
         let _ = cancel;
         self.introduced_at(path, before, after, changes)
+    }
+
+    /// [`SyntaxCheck::introduced_at_unless`] with, when the edits add no syntax error, the
+    /// rows they wrote in a layout the rest of the file never uses ([`LayoutNote`]), from the
+    /// same parse. The default finds no layout notes.
+    fn inspect_at_unless(
+        &self,
+        path: &Path,
+        texts: (&str, &str),
+        changes: &[LineChange],
+        cancel: &std::sync::Arc<std::sync::atomic::AtomicBool>,
+    ) -> Inspection {
+        Inspection {
+            issue: self.introduced_at_unless(path, texts, changes, cancel),
+            layout: Vec::new(),
+        }
     }
 }
 

@@ -367,14 +367,17 @@ pub(crate) fn check<'a>(
         return per_edit(s);
     };
     if s.after.len() < PARALLEL_BYTES {
-        let warnings = per_edit(s)?;
-        syntax::check(s, parse.run(), opts.syntax)?;
+        let mut warnings = per_edit(s)?;
+        let inspection = parse.run();
+        let layout = syntax::layout_warnings(s, &inspection, &warnings);
+        warnings.extend(layout);
+        syntax::check(s, inspection.issue, opts.syntax)?;
         return Ok(warnings);
     }
     // A refusal of the per-edit checks is the answer: the parse is told to give up, and a
     // refused request does not wait for a big file's parse.
     let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let (warnings, issue) = hashline_core::par::both(
+    let (warnings, inspection) = hashline_core::par::both(
         || {
             let warnings = per_edit(s);
             if warnings.is_err() {
@@ -384,8 +387,10 @@ pub(crate) fn check<'a>(
         },
         || parse.run_unless(&cancel),
     );
-    let warnings = warnings?;
-    syntax::check(s, issue, opts.syntax)?;
+    let mut warnings = warnings?;
+    let layout = syntax::layout_warnings(s, &inspection, &warnings);
+    warnings.extend(layout);
+    syntax::check(s, inspection.issue, opts.syntax)?;
     Ok(warnings)
 }
 

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use hashline_core::affix::{common_prefix, common_suffix};
 use hashline_core::excerpt::{numbered, real_lines};
-use hashline_core::{ErrorCode, LineChange, SyntaxCheck, SyntaxIssue};
+use hashline_core::{ErrorCode, Inspection, LineChange, SyntaxCheck, SyntaxIssue};
 
 use super::{GuardOptions, GuardRefusal, Subject};
 
@@ -41,20 +41,42 @@ pub(super) struct Parse<'a> {
 }
 
 impl Parse<'_> {
-    /// The first syntax error the edits introduced, if any.
-    pub fn run(&self) -> Option<SyntaxIssue> {
-        let (path, changes) = (Path::new(self.path), self.changes);
-        self.parser
-            .introduced_at(path, self.before, &self.after, changes)
+    /// The first syntax error the edits introduced, else the rows they wrote in a layout the
+    /// rest of the file never uses.
+    pub fn run(&self) -> Inspection {
+        self.run_unless(&Arc::new(AtomicBool::new(false)))
     }
 
-    /// [`Parse::run`], given up (`None`) once `cancel` is set.
-    pub fn run_unless(&self, cancel: &Arc<AtomicBool>) -> Option<SyntaxIssue> {
+    /// [`Parse::run`], given up (nothing found) once `cancel` is set.
+    pub fn run_unless(&self, cancel: &Arc<AtomicBool>) -> Inspection {
         let (path, changes) = (Path::new(self.path), self.changes);
         let texts = (self.before, &*self.after);
-        self.parser
-            .introduced_at_unless(path, texts, changes, cancel)
+        self.parser.inspect_at_unless(path, texts, changes, cancel)
     }
+}
+
+/// The warnings of `layout`: rows the edits wrote joined where the rest of the file keeps such
+/// constructs on rows of their own (two lines merged into one, most often).
+pub(super) fn layout_warnings(
+    s: &Subject<'_>,
+    inspection: &Inspection,
+    warnings: &[String],
+) -> Vec<String> {
+    // One warning of a merge is enough: the per-edit check may have named it already.
+    if warnings.iter().any(|w| w.starts_with("[W_MERGED_LINES]")) {
+        return Vec::new();
+    }
+    inspection
+        .layout
+        .iter()
+        .map(|n| {
+            format!(
+                "[W_MERGED_LINES] {} line {}: {}; if two lines were joined by mistake, send \
+                 them as separate rows",
+                s.path, n.line, n.what
+            )
+        })
+        .collect()
 }
 
 /// The parse of `s` this check runs; `None` when it runs none (syntax errors allowed, no
@@ -189,7 +211,7 @@ mod tests {
             syntax: Some(&fake),
             allow_syntax_errors: allow,
         };
-        check(&s, parse(&s, &opts).and_then(|p| p.run()), None)
+        check(&s, parse(&s, &opts).and_then(|p| p.run().issue), None)
     }
 
     /// The whole guard ([`super::super::check`]) on a text of `lines` lines with line 2

@@ -75,6 +75,11 @@ pub(super) struct Check {
     halt: Option<Arc<AtomicBool>>,
     /// Set by the caller when it no longer needs the answer: every parse stops.
     pub(super) cancel: Option<Arc<AtomicBool>>,
+    /// With [`Check::keep_clean`]: the parses of the new text (whole, or its windows) found
+    /// without a syntax error, for the layout check (`layout`).
+    pub(super) clean: Vec<Tree>,
+    /// Whether to keep those parses.
+    pub(super) keep_clean: bool,
 }
 
 impl Check {
@@ -89,6 +94,8 @@ impl Check {
             work: Vec::new(),
             halt: None,
             cancel: None,
+            clean: Vec::new(),
+            keep_clean: false,
         })
     }
 
@@ -160,6 +167,9 @@ impl Check {
                     halt.store(true, Ordering::Relaxed);
                 }
                 return Ok(false);
+            }
+            if self.keep_clean {
+                self.clean.push(tree);
             }
         }
         Ok(true)
@@ -249,6 +259,9 @@ impl Check {
         if !clean.root_node().has_error()
             && errors(self.lang, after, &clean, &new_region).is_empty()
         {
+            if self.keep_clean {
+                self.clean.push(clean);
+            }
             return Ok(Some(None));
         }
         let mut tree = self.parse(before, within.clone(), None)?;

@@ -53,6 +53,7 @@ mod hunks;
 #[cfg(test)]
 mod hunks_tests;
 mod incremental;
+mod layout;
 mod lexed;
 mod message;
 mod python;
@@ -65,7 +66,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use ast_grep_language::SupportLang;
-use hashline_core::{LineChange, SyntaxCheck, SyntaxIssue};
+use hashline_core::{Inspection, LineChange, SyntaxCheck, SyntaxIssue};
 
 use crate::lang;
 use check::{Check, GaveUp};
@@ -132,6 +133,19 @@ impl SyntaxCheck for TreeSitterSyntax {
     ) -> Option<SyntaxIssue> {
         introduced_at_unless_in(checked_lang(path)?, texts, changes, Some(cancel))
     }
+
+    fn inspect_at_unless(
+        &self,
+        path: &Path,
+        texts: (&str, &str),
+        changes: &[LineChange],
+        cancel: &std::sync::Arc<std::sync::atomic::AtomicBool>,
+    ) -> Inspection {
+        match checked_lang(path) {
+            Some(lang) => inspect_in(lang, texts, changes, Some(cancel), true),
+            None => Inspection::default(),
+        }
+    }
 }
 
 /// The compiled-in language the guard checks a file as.
@@ -168,29 +182,66 @@ pub fn introduced_at_in(
 /// [`introduced_at_in`], giving up (`None`) as soon as `cancel` is set.
 pub fn introduced_at_unless_in(
     lang: SupportLang,
-    (before, after): (&str, &str),
+    texts: (&str, &str),
     changes: &[LineChange],
     cancel: Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>,
 ) -> Option<SyntaxIssue> {
+    inspect_in(lang, texts, changes, cancel, false).issue
+}
+
+/// [`introduced_at_unless_in`] with, when `layout` is asked for and the edits add no syntax
+/// error, the rows of `changes` written in a layout the rest of the file never uses (`layout`
+/// module), judged on the same parse of the new text (whole, or its windows).
+pub fn inspect_in(
+    lang: SupportLang,
+    (before, after): (&str, &str),
+    changes: &[LineChange],
+    cancel: Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    layout: bool,
+) -> Inspection {
     let enabled = lang::spec_of(lang).is_some_and(|s| s.enabled);
-    if !enabled {
-        return None;
-    }
-    let mut check = Check::new(lang, Instant::now() + PARSE_BUDGET)?;
+    let Some(mut check) = enabled
+        .then(|| Check::new(lang, Instant::now() + PARSE_BUDGET))
+        .flatten()
+    else {
+        return Inspection::default();
+    };
     check.cancel = cancel.cloned();
+    check.keep_clean = layout && !changes.is_empty();
     let sized = after.len() > WINDOW_ABOVE && before.len() <= MAX_BYTES && after.len() <= MAX_BYTES;
+    let mut issue = None;
+    let mut settled = false;
     if !changes.is_empty() && sized {
         if let Some(windows) = hunks::windows(lang, before, after, changes) {
             match check.clean_in(after, &windows) {
-                Ok(true) => return None,
-                Ok(false) | Err(GaveUp::Window) => {}
-                Err(_) => return None,
+                Ok(true) => settled = true,
+                Ok(false) | Err(GaveUp::Window) => check.clean.clear(),
+                Err(_) => return Inspection::default(),
             }
         }
     }
-    check
-        .run(before, after)
-        .ok()
-        .flatten()
-        .map(|e| e.issue(after))
+    if !settled {
+        issue = check
+            .run(before, after)
+            .ok()
+            .flatten()
+            .map(|e| e.issue(after));
+    }
+    let mut notes = Vec::new();
+    if issue.is_none() && !check.clean.is_empty() {
+        let written: Vec<std::ops::Range<usize>> = changes
+            .iter()
+            .filter(|c| !c.new.is_empty())
+            .map(|c| c.new.clone())
+            .collect();
+        for tree in &check.clean {
+            notes.extend(layout::notes(tree, after, &written));
+        }
+        notes.sort_by_key(|n| n.line);
+        notes.dedup_by_key(|n| n.line);
+    }
+    Inspection {
+        issue,
+        layout: notes,
+    }
 }

@@ -1,6 +1,7 @@
 //! Python's layout rules, which tree-sitter-python does not enforce: the statements of a block
 //! (or of the module) start at one column, deeper than the line that opens the block; a block
-//! is not empty; `else`/`elif`/`except`/`finally` line up with their statement.
+//! is not empty; `else`/`elif`/`except`/`finally` line up with their statement; two statements
+//! on one line are separated by `;` (the grammar accepts `f(a) g(b)` as two statements).
 
 use std::ops::Range;
 
@@ -104,6 +105,15 @@ fn container(text: &str, node: &Node<'_>, region: &Range<usize>, out: &mut Vec<F
             out.push(Found::new(node, "expected an indented block".to_string()));
         }
         return;
+    }
+    for pair in statements.windows(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        let between = text.get(a.end_byte()..b.start_byte()).unwrap_or(";");
+        let joined = a.end_position().row == b.start_position().row;
+        if joined && !between.contains(';') && overlaps(&b.byte_range(), region) {
+            let what = "two statements on one line without \";\" between them".to_string();
+            out.push(Found::new(b, what));
+        }
     }
     let mut expected = if is_module { Some(0) } else { None };
     for statement in statements.iter().filter(|s| starts_line(text, s)) {

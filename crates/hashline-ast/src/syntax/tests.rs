@@ -127,6 +127,18 @@ fn python_layout_errors_are_reported() {
     // A deliberate dedent that closes the block is fine.
     let closed = PY.replace("        return 2\n", "        return 2\n    y = 1\n");
     assert_eq!(check("a.py", PY, &closed), None);
+    // Two calls joined on one line: the grammar takes them as two statements, no error node.
+    let call = |joint: &str| {
+        format!(
+            "def t(monkeypatch):\n    x = 1\n\n    monkeypatch.setitem(os.environ, \"PAGER\", f\"cat > {{x}}\"){joint}\
+             monkeypatch.setattr(click._termui_impl, \"isatty\", lambda x: True)\n\n    y = 2\n"
+        )
+    };
+    let (joined, merged, separated) = (call("\n    "), call(" "), call("; "));
+    let (line, what) = at(check("a.py", &joined, &merged)).expect("joined");
+    assert_eq!(line, 4);
+    assert!(what.contains("without \";\""), "{what}");
+    assert_eq!(check("a.py", &joined, &separated), None);
 }
 
 #[test]
