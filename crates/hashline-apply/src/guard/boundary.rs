@@ -6,10 +6,11 @@ use hashline_core::{Edit, ErrorCode};
 
 use super::edges::{prose_leftover, renumbered, unpaired_end};
 use super::leftover::duplicate_key;
+use super::orphan::orphaned_body;
 use super::lexical::{indent, is_blank, Family};
 use super::{is_fence, refuse, GuardRefusal, Subject};
 
-const RESEND: &str = "Fix the range with the fresh anchors shown and send the edit again; to \
+pub(super) const RESEND: &str = "Fix the range with the fresh anchors shown and send the edit again; to \
 remove such a line on purpose, delete it in an edit of its own.";
 
 /// Statements after which nothing at the same indentation runs.
@@ -35,7 +36,7 @@ pub(super) fn check(
     {
         return Err(refuse(s, ErrorCode::RangeBoundary, edit, what, RESEND));
     }
-    if let Some(what) = renumbered(s, edit) {
+    if let Some(what) = renumbered(s, edit).or_else(|| orphaned_body(s, edit)) {
         return Err(refuse(s, ErrorCode::RangeBoundary, edit, what, RESEND));
     }
     if let Some(what) = unpaired_end(s, edit).or_else(|| prose_leftover(s, edit)) {

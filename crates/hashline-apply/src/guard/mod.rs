@@ -28,6 +28,7 @@ mod layout;
 mod leftover;
 mod lexical;
 mod merged;
+mod orphan;
 mod payload;
 mod scope;
 mod syntax;
@@ -406,6 +407,12 @@ fn per_edit(s: &Subject<'_>) -> Result<Vec<String>, GuardRefusal> {
         indent::check(s, edit)?;
         boundary::check(s, edit, &mut warnings)?;
         merged::check(s, edit, &mut warnings);
+    }
+    // A deletion passes the checks of rows, but not this one.
+    for edit in s.edits.iter().filter(|e| e.rows.is_empty()) {
+        if let Some(what) = orphan::orphaned_body(s, edit) {
+            return Err(refuse(s, ErrorCode::RangeBoundary, edit, what, boundary::RESEND));
+        }
     }
     Ok(warnings)
 }

@@ -148,3 +148,39 @@ fn a_blank_swallowed_above_a_commented_item_is_still_warned() {
     let rows = ["\t// then y", "\ty := 2"];
     assert_eq!(run("m.go", go, vec![replace(3, 4, &rows)]), Ok(vec![]));
 }
+
+#[test]
+fn a_header_replaced_without_its_body_is_refused() {
+    // A deletion one line long: `except` swallowed, its handler joins the `try` body.
+    let py = "try:\n    import a\nexcept ImportError:\n    a = None\n";
+    let got = run("a.py", py, vec![replace(2, 3, &[])]);
+    assert_eq!(got, Err(ErrorCode::RangeBoundary));
+    // An `else:` swallowed: its branch would run with the `if` branch.
+    let py = "def f(a):\n    if a:\n        x = 1\n    else:\n        x = 2\n    return x\n";
+    let got = run("a.py", py, vec![replace(3, 4, &["        x = 3"])]);
+    assert_eq!(got, Err(ErrorCode::RangeBoundary));
+    // A YAML key swallowed: its children move to the key above.
+    let yml = "a:\n  x: 1\nb:\n  y: 2\n";
+    let got = run("c.yml", yml, vec![replace(2, 3, &["  x: 3"])]);
+    assert_eq!(got, Err(ErrorCode::RangeBoundary));
+}
+
+#[test]
+fn a_header_rewritten_or_with_its_body_passes() {
+    let py = "def f(a):\n    return a\n\n\ndef g():\n    return 2\n";
+    // The header rewritten: the body keeps a header.
+    let got = run("a.py", py, vec![replace(5, 5, &["def g(b=1):"])]).expect("renamed");
+    assert!(got.is_empty(), "{got:?}");
+    // A header inside a docstring is text.
+    let doc = "def f():\n    \"\"\"Usage:\n\n    Example:\n        f()\n    \"\"\"\n";
+    let got = run("a.py", doc, vec![replace(4, 4, &["    Examples:"])]).expect("doc");
+    assert!(got.is_empty(), "{got:?}");
+    // Two functions merged on purpose: the second's header removed, its body joins the first.
+    let merged = "def f(a):\n    x = a\n\ndef g():\n    return x\n";
+    let got = run("a.py", merged, vec![replace(3, 4, &[])]).expect("merged");
+    assert!(got.is_empty(), "{got:?}");
+    // The else dropped and its body re-indented in the same edit.
+    let py = "def f(a):\n    if a:\n        x = 1\n    else:\n        x = 2\n    return x\n";
+    let got = run("a.py", py, vec![replace(4, 5, &["    x = 2"])]);
+    assert!(got.is_ok(), "{got:?}");
+}
