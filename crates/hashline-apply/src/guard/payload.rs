@@ -49,7 +49,11 @@ pub(super) fn outside_fences(s: &Subject<'_>, edit: &Edit) -> Vec<String> {
     edit.rows
         .iter()
         .map(|r| {
-            if super::is_fence(r) {
+            // A fence joined to the next line by a literal `\n` stays to be judged.
+            if super::is_fence(r) && r.contains("\\n") {
+                inside = !inside;
+                r.clone()
+            } else if super::is_fence(r) {
                 inside = !inside;
                 String::new()
             } else if inside {
@@ -257,13 +261,13 @@ fn plus_markers(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<String> 
     {
         return Some("every row is a bullet behind a `+` diff marker".to_string());
     }
-    // One `+row` may be content (`+added`); a diff marks every row of a block.
+    // A diff marks every row of a block; one `+row` is judged by what follows the `+`.
     let rows: Vec<&String> = edit.rows.iter().filter(|r| !is_blank(r)).collect();
-    if rows.len() < 2
-        || !rows
-            .iter()
-            .all(|r| r.starts_with('+') && !r.starts_with("++"))
-    {
+    let marked = |r: &&String| r.starts_with('+') && !r.starts_with("++");
+    if rows.is_empty() || !rows.iter().all(marked) {
+        return None;
+    }
+    if rows.len() < 2 && !one_marked_row(s, edit, rows[0], family) {
         return None;
     }
     if family == Family::Prose && edit.rows.iter().all(|r| is_blank(r) || r.starts_with("+ ")) {
@@ -273,6 +277,23 @@ fn plus_markers(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<String> 
         return None;
     }
     Some("every row starts with a `+` diff marker".to_string())
+}
+
+/// Whether the one row `row` (starting with `+`) is a diff row in code: the `+` stands before
+/// the indentation of a line around the edit (`+    "x",`), or before a word or quote at the
+/// start of a line (`+regex = "1"`), which no language starts a line with on purpose. Prose
+/// (`+1 for this`) and diffs are content.
+fn one_marked_row(s: &Subject<'_>, edit: &Edit, row: &str, family: Family) -> bool {
+    let diff = [".diff", ".patch"].iter().any(|e| s.path.ends_with(e));
+    if family == Family::Prose || diff {
+        return false;
+    }
+    let rest = &row[1..];
+    let ind = indent(rest);
+    if ind.is_empty() {
+        return rest.starts_with(|c: char| c.is_alphabetic() || matches!(c, '_' | '"' | '\''));
+    }
+    window(s, edit).any(|l| !is_blank(l) && indent(l) == ind)
 }
 
 /// A literal `\n` outside string literals (comments included) that joins two lines: what
@@ -285,6 +306,10 @@ fn literal_newline(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<Strin
     let joins = |line: &str| {
         if !line.contains("\\n") {
             return false;
+        }
+        // A fence's info string never holds a `\n`: the fence's first line joined on.
+        if family == Family::Prose && super::is_fence(line) {
+            return true;
         }
         let bare = without_strings(line, family);
         bare.match_indices("\\n").any(|(at, _)| {

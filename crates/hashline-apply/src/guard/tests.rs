@@ -101,6 +101,29 @@ fn diff_rows_and_headers_are_refused() {
 }
 
 #[test]
+fn one_row_behind_a_diff_marker_is_refused_in_code() {
+    let toml = "[deps]\nregex = \"1\"\nserde = \"1\"\n";
+    let got = run("Cargo.toml", toml, vec![replace(2, 2, &["+regex = \"2\""])]);
+    assert_eq!(got, Err(ErrorCode::PayloadContaminated));
+    let py = "X = {\n    \"a\",\n    \"b\",\n}\n";
+    let got = run("a.py", py, vec![insert_after(3, &["+    \"c\","])]);
+    assert_eq!(got, Err(ErrorCode::PayloadContaminated));
+    // Prose and a `+` before an operand of a wrapped expression are content.
+    let md = "# Votes\n\nyes\n";
+    assert_eq!(run("a.md", md, vec![replace(3, 3, &["+1"])]), Ok(vec![]));
+    let py = "x = (\n    1\n)\n";
+    let got = run("a.py", py, vec![insert_after(2, &["+ 2"])]);
+    assert!(got.is_ok(), "{got:?}");
+}
+
+#[test]
+fn a_fence_joined_to_its_first_line_is_refused() {
+    let md = "# Use\n\n```sh\n$ make\n```\n";
+    let got = run("a.md", md, vec![replace(3, 4, &["```sh\\n$ make install"])]);
+    assert_eq!(got, Err(ErrorCode::PayloadContaminated));
+}
+
+#[test]
 fn markdown_plus_bullets_are_content() {
     let md = "# List\n\n- a\n- b\n";
     let got = run("README.md", md, vec![replace(3, 4, &["+ a", "+ b"])]);
