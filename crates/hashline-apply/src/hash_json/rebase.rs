@@ -144,6 +144,15 @@ pub(crate) fn rebase(
         .iter()
         .filter_map(|v| Some((v, skeleton(items, &resolve(items, v).ok()?))))
         .collect();
+    // A resend: on an older version the anchors came from, the request gives exactly the disk's
+    // text, so the disk already holds it (an insert would otherwise land twice).
+    let resent = readings
+        .iter()
+        .filter(|(v, _)| v.text != disk)
+        .find(|(v, e)| gives(&v.lines, e, &disk_lines));
+    if let Some((_, e)) = resent {
+        return Err(resend_refusal(e, anchors, disk));
+    }
     // Older views whose lines did not survive are no readings; one that lands elsewhere is.
     let views: Vec<Reading<'_>> = readings
         .iter()
@@ -205,6 +214,58 @@ fn skeleton(items: &[EditItem], places: &[Place]) -> Vec<Edit> {
         .collect()
 }
 
+/// Whether `edits` on `lines` give exactly `want` (both split at `\n`).
+fn gives(lines: &[&str], edits: &[Edit], want: &[&str]) -> bool {
+    let Ok(out) = hashline_core::splice(lines, edits) else {
+        return false;
+    };
+    out.len() == want.len()
+        && out.iter().zip(want).all(|(o, w)| match o {
+            hashline_core::OutLine::Kept(i) => lines.get(*i) == Some(w),
+            hashline_core::OutLine::New { text, .. } => text == w,
+        })
+}
+
+/// `[E_STALE_ANCHOR]` for a request the disk already holds: applied to the version its anchors
+/// came from it gives the file as it is now.
+fn resend_refusal(edits: &[Edit], anchors: &dyn Fn(usize) -> Vec<String>, disk: &str) -> Refusal {
+    let names: Vec<String> = edits
+        .iter()
+        .flat_map(|e| anchors(e.origin))
+        .map(|a| format!("\"{a}\""))
+        .collect();
+    let centre = edits
+        .iter()
+        .flat_map(|e| e.anchor_lines())
+        .min()
+        .unwrap_or(1);
+    let mut message = format!(
+        "[E_STALE_ANCHOR] {}: these anchors come from a version of the file before this \
+         session's last edit of it, and applied there this request gives exactly the file as it \
+         is now: it has already been applied (sent twice?). Nothing was written. To add the rows \
+         a second time on purpose, anchor the edit on a line the first one wrote (fresh anchors \
+         below).",
+        names.join(", ")
+    );
+    push_fresh(&mut message, disk, centre);
+    Refusal::new(ErrorCode::StaleAnchor, message)
+}
+
+/// Fresh anchors of `disk` from two lines above `centre`, appended to `message`.
+fn push_fresh(message: &mut String, disk: &str, centre: usize) {
+    let visible = visible_line_count(disk);
+    let from = centre.saturating_sub(2).max(1);
+    let to = (from + FRESH_ROWS - 1).min(visible);
+    if from <= to {
+        message.push_str("\n\nCurrent state (around the edit):");
+        let rows = render_rows(disk, &hash_lines(disk), from, to);
+        for row in rows.split('\n') {
+            message.push_str("\n>>> ");
+            message.push_str(row);
+        }
+    }
+}
+
 /// `[E_STALE_ANCHOR]` naming the anchors of `failed`, `why` the file changed, and fresh anchors
 /// of `disk` from two lines above `centre`.
 fn stale_refusal(
@@ -219,9 +280,6 @@ fn stale_refusal(
         .flat_map(|e| anchors(e.origin))
         .map(|a| format!("\"{a}\""))
         .collect();
-    let visible = visible_line_count(disk);
-    let from = centre.saturating_sub(2).max(1);
-    let to = (from + FRESH_ROWS - 1).min(visible);
     let mut message = format!(
         "[E_STALE_ANCHOR] {} {}: {}. {why}, so the edit cannot be placed with certainty. \
          Re-read the file to refresh.",
@@ -233,14 +291,7 @@ fn stale_refusal(
         },
         names.join(", ")
     );
-    if from <= to {
-        message.push_str("\n\nCurrent state (around the edit):");
-        let rows = render_rows(disk, &hash_lines(disk), from, to);
-        for row in rows.split('\n') {
-            message.push_str("\n>>> ");
-            message.push_str(row);
-        }
-    }
+    push_fresh(&mut message, disk, centre);
     Refusal::new(ErrorCode::StaleAnchor, message)
 }
 
