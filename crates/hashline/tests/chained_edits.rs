@@ -589,14 +589,21 @@ fn a_hash_json_insert_sent_twice_is_refused_the_second_time() {
         .filter_map(|l| l.split_once(':'))
         .find(|(_, c)| *c == "b")
         .expect("row of b");
-    let req = format!(r#"{{"path":"f.txt","edits":[{{"op":"append","pos":"{b}","lines":["x"]}}]}}"#);
+    let req =
+        format!(r#"{{"path":"f.txt","edits":[{{"op":"append","pos":"{b}","lines":["x"]}}]}}"#);
     let first = edit(&sb, "hash-json", &req);
     let x = row_of(&rows(&first), ':', "x");
     assert_eq!(file(&sb), "a\nb\nx\nc\n");
     // The same request again: the disk already holds it.
     let v = assert_refused(&sb, "hash-json", &req, "a\nb\nx\nc\n");
     assert_eq!(v["code"], "E_STALE_ANCHOR", "{v}");
-    assert!(v["text"].as_str().unwrap_or("").contains("already been applied"), "{v}");
+    assert!(
+        v["text"]
+            .as_str()
+            .unwrap_or("")
+            .contains("already been applied"),
+        "{v}"
+    );
     // On purpose: anchored on the line the first one wrote.
     let again = format!(
         r#"{{"path":"f.txt","edits":[{{"op":"append","pos":"{}","lines":["x"]}}]}}"#,

@@ -77,6 +77,8 @@ pub(super) fn check(s: &Subject<'_>) -> Result<(), GuardRefusal> {
         ErrorCode::RangeBoundary,
         edit,
         what,
-        "Fix the range or the rows with the fresh anchors shown and send the edit again.",
+        "Fix the range or the rows with the fresh anchors shown and send the edit again; if the \
+         change of brackets is meant, resend with --as-sent (CLI) or \"allowSyntaxErrors\": \
+         true (JSON).",
     ))
 }

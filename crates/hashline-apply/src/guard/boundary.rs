@@ -6,12 +6,14 @@ use hashline_core::{Edit, ErrorCode};
 
 use super::edges::{prose_leftover, renumbered, unpaired_end};
 use super::leftover::duplicate_key;
-use super::orphan::orphaned_body;
 use super::lexical::{indent, is_blank, Family};
+use super::orphan::orphaned_body;
 use super::{is_fence, refuse, GuardRefusal, Subject};
 
-pub(super) const RESEND: &str = "Fix the range with the fresh anchors shown and send the edit again; to \
-remove such a line on purpose, delete it in an edit of its own.";
+pub(super) const RESEND: &str =
+    "Fix the range with the fresh anchors shown and send the edit again; to \
+remove such a line on purpose, delete it in an edit of its own, or resend with --as-sent (CLI) or \
+\"allowSyntaxErrors\": true (JSON) to apply the edit as it is.";
 
 /// Statements after which nothing at the same indentation runs.
 const TERMINAL: [&str; 6] = ["return", "raise", "throw", "break", "continue", "panic!("];

@@ -12,7 +12,8 @@ use super::{refuse, GuardRefusal, Subject};
 /// Lines on each side of an edit that show the block's indentation style.
 const AROUND: usize = 4;
 
-const RESEND: &str = "Re-indent the rows like the lines shown above and send the edit again.";
+const RESEND: &str = "Re-indent the rows like the lines shown above and send the edit again; if \
+this indentation is meant, resend with --as-sent (CLI) or \"allowSyntaxErrors\": true (JSON).";
 
 /// Refuse `edit` if its rows' indentation does not fit the block.
 pub(super) fn check(s: &Subject<'_>, edit: &Edit) -> Result<(), GuardRefusal> {

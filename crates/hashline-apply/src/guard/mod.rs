@@ -46,8 +46,10 @@ pub struct GuardOptions<'a> {
     /// Parses files in languages with a compiled-in grammar; `None` skips the syntax check
     /// (the grammar-free bracket balance still runs).
     pub syntax: Option<&'a dyn SyntaxCheck>,
-    /// Let an edit that adds a syntax error land (a multi-step change that passes through a
-    /// broken state). The CLI's `--allow-syntax-errors`, the JSON field `allowSyntaxErrors`.
+    /// Let the edit land as sent: an edit that adds a syntax error (a multi-step change that
+    /// passes through a broken state), and one the other checks would refuse (a deliberate
+    /// dedent, a row that looks like a diff row), which then draws a `[W_AS_SENT]` warning. The
+    /// CLI's `--allow-syntax-errors` (alias `--as-sent`), the JSON field `allowSyntaxErrors`.
     pub allow_syntax_errors: bool,
 }
 
@@ -358,6 +360,9 @@ pub(crate) fn check<'a>(
     s: &Subject<'a>,
     opts: &GuardOptions<'a>,
 ) -> Result<Vec<String>, GuardRefusal> {
+    if opts.allow_syntax_errors {
+        return as_sent(s);
+    }
     let covered = opts.syntax.is_some_and(|p| p.covers(Path::new(s.path)));
     if !covered {
         let warnings = per_edit(s)?;
@@ -401,17 +406,44 @@ const PARALLEL_BYTES: usize = 1 << 18;
 /// The checks of each edit in turn (payload, echo, indentation, boundary, merged rows).
 fn per_edit(s: &Subject<'_>) -> Result<Vec<String>, GuardRefusal> {
     let mut warnings = Vec::new();
-    for edit in s.edits.iter().filter(|e| !e.rows.is_empty()) {
-        payload::check(s, edit)?;
-        echo::check(s, edit, &mut warnings);
-        indent::check(s, edit)?;
-        boundary::check(s, edit, &mut warnings)?;
-        merged::check(s, edit, &mut warnings);
+    for edit in s.edits {
+        one_edit(s, edit, &mut warnings)?;
     }
-    // A deletion passes the checks of rows, but not this one.
-    for edit in s.edits.iter().filter(|e| e.rows.is_empty()) {
-        if let Some(what) = orphan::orphaned_body(s, edit) {
-            return Err(refuse(s, ErrorCode::RangeBoundary, edit, what, boundary::RESEND));
+    Ok(warnings)
+}
+
+/// The checks of one edit; a deletion passes the checks of rows, but not the orphaned body.
+fn one_edit(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) -> Result<(), GuardRefusal> {
+    if edit.rows.is_empty() {
+        return match orphan::orphaned_body(s, edit) {
+            Some(what) => Err(refuse(
+                s,
+                ErrorCode::RangeBoundary,
+                edit,
+                what,
+                boundary::RESEND,
+            )),
+            None => Ok(()),
+        };
+    }
+    payload::check(s, edit)?;
+    echo::check(s, edit, warnings);
+    indent::check(s, edit)?;
+    boundary::check(s, edit, warnings)?;
+    merged::check(s, edit, warnings);
+    Ok(())
+}
+
+/// The request said the edit is meant as sent (`--allow-syntax-errors`, `--as-sent`,
+/// `"allowSyntaxErrors": true`): the per-edit checks still run, and what they would refuse is
+/// reported as a `[W_AS_SENT]` warning instead; the syntax check does not run.
+fn as_sent(s: &Subject<'_>) -> Result<Vec<String>, GuardRefusal> {
+    let mut warnings = Vec::new();
+    for edit in s.edits {
+        if let Err(refusal) = one_edit(s, edit, &mut warnings) {
+            let first = refusal.message.lines().next().unwrap_or("");
+            let first = first.trim_end_matches(" Nothing was written.");
+            warnings.push(format!("[W_AS_SENT] applied as sent, as asked: {first}"));
         }
     }
     Ok(warnings)

@@ -14,7 +14,8 @@ use super::{refuse, GuardRefusal, Subject};
 const WINDOW: usize = 3;
 
 const RESEND: &str = "Send the content lines only, exactly as they should appear in the file \
-(no anchors, no diff markers, one row per line).";
+(no anchors, no diff markers, one row per line); if these rows are the content meant, resend with \
+--as-sent (CLI) or \"allowSyntaxErrors\": true (JSON).";
 
 /// Refuse `edit` if one of its rows is not content.
 pub(super) fn check(s: &Subject<'_>, edit: &Edit) -> Result<(), GuardRefusal> {

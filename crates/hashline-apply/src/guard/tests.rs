@@ -6,6 +6,16 @@ use super::{check, op_label, GuardOptions, Subject};
 
 /// Run the guard on `text` (at `path`) with `edits`: `Ok(warnings)` or the refusal's code.
 pub(super) fn run(path: &str, text: &str, edits: Vec<Edit>) -> Result<Vec<String>, ErrorCode> {
+    run_with(path, text, edits, &GuardOptions::default())
+}
+
+/// [`run`] with `opts`.
+fn run_with(
+    path: &str,
+    text: &str,
+    edits: Vec<Edit>,
+    opts: &GuardOptions<'_>,
+) -> Result<Vec<String>, ErrorCode> {
     let file = TextFile::decode(text.as_bytes().to_vec());
     let lines: Vec<&str> = file.lines().collect();
     let out = splice(&lines, &edits).expect("splice");
@@ -20,7 +30,7 @@ pub(super) fn run(path: &str, text: &str, edits: Vec<Edit>) -> Result<Vec<String
         &anchor,
         &op_label,
     );
-    check(&s, &GuardOptions::default()).map_err(|r| {
+    check(&s, opts).map_err(|r| {
         assert!(r.message.contains("with fresh anchors"), "{}", r.message);
         r.code
     })
@@ -402,4 +412,20 @@ fn fence_lines_are_counted_once_and_only_in_a_text_with_fences() {
     let after_pieces = Pieces::whole(plain);
     let s = Subject::new("a.md", &lines, &[], (plain, &after_pieces), &anchor, &label);
     assert_eq!(s.fences_through(3), 0);
+}
+
+#[test]
+fn a_refusal_is_applied_as_sent_when_asked_with_a_coded_warning() {
+    let rows = ["  return 3"];
+    let edits = vec![replace(4, 4, &rows)];
+    let opts = GuardOptions {
+        syntax: None,
+        allow_syntax_errors: true,
+    };
+    let got = run_with("a.py", PY, edits, &opts).expect("as sent");
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(
+        got[0].starts_with("[W_AS_SENT] applied as sent, as asked: [E_INDENTATION]"),
+        "{got:?}"
+    );
 }

@@ -241,7 +241,9 @@ mod tests {
 
     fn notes_of(lang: SupportLang, text: &str, written: Range<usize>) -> Vec<LayoutNote> {
         let mut parser = tree_sitter::Parser::new();
-        parser.set_language(&lang.get_ts_language()).expect("grammar");
+        parser
+            .set_language(&lang.get_ts_language())
+            .expect("grammar");
         let tree = parser.parse(text, None).expect("parse");
         notes(&tree, text, &[written])
     }

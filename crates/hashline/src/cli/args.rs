@@ -118,9 +118,10 @@ pub enum Command {
         /// Validate everything and print the diff that would result; write nothing.
         #[arg(long)]
         dry_run: bool,
-        /// Let an edit that adds a syntax error land (a change that passes through a broken
-        /// state); without it such an edit is refused with E_SYNTAX_INTRODUCED.
-        #[arg(long)]
+        /// Apply the edit as sent: one that adds a syntax error lands (a change that passes
+        /// through a broken state; without it E_SYNTAX_INTRODUCED), and what the guard would
+        /// refuse (indentation, range, payload shape) lands with a W_AS_SENT warning.
+        #[arg(long, visible_alias = "as-sent")]
         allow_syntax_errors: bool,
         /// After a successful edit, also print the fresh anchors of every changed region
         /// (`--- Anchors PATH lines A-B ---` and the rows as the dialect's read shows them)
