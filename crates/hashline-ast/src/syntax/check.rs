@@ -80,6 +80,10 @@ pub(super) struct Check {
     pub(super) clean: Vec<Tree>,
     /// Whether to keep those parses.
     pub(super) keep_clean: bool,
+    /// The stretches of lines the edits changed, checked against both texts (`hunks`): with
+    /// them, an error the old text already had inside the edited region no longer hides the
+    /// errors of the other stretches ([`Check::run_in`]).
+    pub(super) stretches: Option<Vec<hashline_core::LineChange>>,
 }
 
 impl Check {
@@ -96,6 +100,7 @@ impl Check {
             cancel: None,
             clean: Vec::new(),
             keep_clean: false,
+            stretches: None,
         })
     }
 
@@ -270,11 +275,22 @@ impl Check {
         }
         let old_region = whole_lines(before, span.start..span.old_end);
         let old_errors = errors(self.lang, before, &tree, &old_region);
-        if old_errors.iter().any(|e| overlaps(&e.range, &old_region)) {
+        let by_stretch = self.stretches.clone().filter(|_| within.is_none());
+        let hit = old_errors.iter().any(|e| overlaps(&e.range, &old_region));
+        if hit && by_stretch.is_none() {
             return Ok(Some(None));
         }
         tree.edit(&span.input_edit(before, after));
         let tree = self.parse(after, new_within, Some(&tree))?;
+        if let (true, Some(changes)) = (hit, &by_stretch) {
+            let found = errors(self.lang, after, &tree, &new_region);
+            return Ok(Some(first_new_by_stretch(
+                (before, after),
+                changes,
+                &old_errors,
+                found,
+            )));
+        }
         let moved: Vec<Range<usize>> = old_errors
             .iter()
             .filter_map(|e| span.map_old(e.range.clone()))
@@ -291,4 +307,48 @@ impl Check {
                 .map(|i| fresh[i].clone()),
         ))
     }
+}
+
+/// The rows `range` (bytes of `text`) spans: first and last, 0-based.
+fn rows_of(text: &str, range: &Range<usize>) -> Range<usize> {
+    let row =
+        |at: usize| memchr::memchr_iter(b'\n', &text.as_bytes()[..at.min(text.len())]).count();
+    row(range.start)..row(range.end) + 1
+}
+
+/// The first error of `found` (in `after`) that no error of `old` (in `before`) accounts for,
+/// told by the stretches of changed lines: an error on an unchanged line is old when an old
+/// error covers that line; one inside a stretch is old when an old error reached into the lines
+/// that stretch replaced (or the line on either side); any error the parser words as it worded
+/// one of the old text's is old too. Used when an error of the old text lies
+/// in the edited region, where a comparison of one span would give up.
+fn first_new_by_stretch(
+    (before, after): (&str, &str),
+    changes: &[hashline_core::LineChange],
+    old: &[Found],
+    found: Vec<Found>,
+) -> Option<Found> {
+    let old_rows: Vec<Range<usize>> = old.iter().map(|e| rows_of(before, &e.range)).collect();
+    let covered = |rows: Range<usize>| {
+        old_rows
+            .iter()
+            .any(|r| r.start < rows.end && rows.start < r.end)
+    };
+    // The same complaint as one of the old text's (a construct the grammar does not know, such
+    // as Rust's `try!`, written again): not an error the edits made.
+    let known = |e: &Found| old.iter().any(|o| o.what == e.what);
+    found.into_iter().filter(|e| !known(e)).find(|e| {
+        let rows = rows_of(after, &e.range);
+        let row = e.point.row;
+        match super::hunks::old_row(changes, row) {
+            Some(r) => !covered(r..r + 1),
+            None => {
+                let at = changes.partition_point(|c| c.new.end <= row);
+                let Some(c) = changes.get(at) else {
+                    return !covered(rows);
+                };
+                !covered(c.old.start.saturating_sub(1)..c.old.end + 1)
+            }
+        }
+    })
 }

@@ -322,9 +322,15 @@ pub(super) fn windows(
     )
 }
 
+/// Whether `changes` check out against the texts: in order, inside them, and the lines between
+/// them byte for byte the same in both.
+pub(super) fn check_out(before: &str, after: &str, changes: &[LineChange]) -> bool {
+    regions(before, &Lines::new(after), changes).is_some()
+}
+
 /// The row of the old text at new row `row`, which lies between changed stretches (`None`
 /// inside one).
-fn old_row(changes: &[LineChange], row: usize) -> Option<usize> {
+pub(super) fn old_row(changes: &[LineChange], row: usize) -> Option<usize> {
     let done = changes.partition_point(|c| c.new.end <= row);
     if changes.get(done).is_some_and(|c| c.new.start < row) {
         return None;

@@ -352,3 +352,34 @@ fn an_issue_names_the_last_line_of_its_error() {
     let lines = ts.lines().count();
     assert!(issue.end_line <= lines + 1, "{issue:?}");
 }
+
+#[test]
+fn an_old_error_in_one_hunk_does_not_hide_a_new_one_in_another() {
+    // Line 2 already fails to parse; hunk 1 edits it, hunk 2 (far below) adds an error.
+    let body: String = (0..30)
+        .map(|i| format!("fn f{i}() {{\n    g({i});\n}}\n\n"))
+        .collect();
+    let before = format!("fn broken() {{\n    let x = ;\n}}\n\n{body}");
+    let after = before
+        .replacen("    let x = ;\n", "    let x = ; // still\n", 1)
+        .replacen("    g(20);\n", "    g(20);\\n    h(20);\n", 1);
+    let changes = [
+        LineChange {
+            old: 1..2,
+            new: 1..2,
+        },
+        LineChange {
+            old: 85..86,
+            new: 85..86,
+        },
+    ];
+    assert_eq!(after.split('\n').nth(85), Some("    g(20);\\n    h(20);"));
+    let lang = lang::for_path(Path::new("a.rs")).expect("rust").lang;
+    let issue = introduced_at_in(lang, &before, &after, &changes).expect("the new error");
+    assert_eq!(issue.line, 86, "{issue:?}");
+    // Told nothing of the stretches, the old error in the region still hides it.
+    assert_eq!(introduced_in(lang, &before, &after), None);
+    // Only the old error's hunk edited: nothing new.
+    let only = before.replacen("    let x = ;\n", "    let x = ; // still\n", 1);
+    assert_eq!(introduced_at_in(lang, &before, &only, &changes[..1]), None);
+}
