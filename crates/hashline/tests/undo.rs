@@ -203,3 +203,36 @@ fn the_log_keeps_at_most_the_configured_number_of_calls() {
     let old = sb.run(&["--json", "undo", &ids[0].to_string()], b"").json();
     assert_eq!(old["code"], "E_UNDO_UNKNOWN", "{old}");
 }
+
+#[test]
+fn resolve_apply_carries_its_undo_id_and_undo_puts_the_file_back() {
+    let sb = Sandbox::new();
+    sb.put("e.ts", b"console.log(1);\n");
+    let preview = sb.run(
+        &[
+            "ast-edit",
+            "--pat",
+            "console.log($$$A)",
+            "--out",
+            "logger.info($$$A)",
+            "e.ts",
+        ],
+        b"",
+    );
+    assert_eq!(preview.code, 0, "{preview:?}");
+    let applied = sb.run(&["--json", "resolve", "apply"], b"");
+    let json = applied.json();
+    assert_eq!(json["ok"], true, "{json}");
+    let id = json["undo"].as_u64().expect("an undo id");
+    let listed = sb.run(&["--json", "resolve"], b"").json();
+    assert!(
+        listed.get("undo").is_none(),
+        "a list writes nothing: {listed}"
+    );
+    let undo = sb.run(&["undo", &id.to_string()], b"");
+    assert_eq!(undo.code, 0, "{undo:?}");
+    assert_eq!(
+        fs::read(sb.root.join("e.ts")).expect("e.ts"),
+        b"console.log(1);\n"
+    );
+}
