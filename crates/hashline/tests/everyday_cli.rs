@@ -68,6 +68,32 @@ fn man_page_is_roff_generated_from_the_commands() {
         );
     }
     assert!(!out.contains(ESC));
+    // Every page it names exists: `man COMMAND` prints it, `man --dir` writes them all, and
+    // each has EXIT STATUS and ENVIRONMENT.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir_arg = dir.path().to_string_lossy().into_owned();
+    let (_, err, code) = bare(&["man", "--dir", &dir_arg], &[]);
+    assert_eq!(code, 0, "{err}");
+    let mut names = Vec::new();
+    for line in out.lines() {
+        if let Some(page) = line.strip_suffix("(1)") {
+            names.push(page.replace("\\-", "-"));
+        }
+    }
+    assert!(names.len() >= 10, "{names:?}");
+    for page in names {
+        let path = dir.path().join(format!("{page}.1"));
+        let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{page}: {e}"));
+        assert!(text.contains(".SH \"EXIT STATUS\""), "{page}");
+        assert!(text.contains(".SH ENVIRONMENT\n"), "{page}");
+        assert!(text.contains("HASHLINE_LOCK_TIMEOUT"), "{page}");
+    }
+    let (page, err, code) = bare(&["man", "read"], &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(page.contains(".TH hashline-read 1"), "{page}");
+    let (_, err, code) = bare(&["man", "nope"], &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("there is no command `nope`"), "{err}");
 }
 
 #[test]
