@@ -236,3 +236,33 @@ fn resolve_apply_carries_its_undo_id_and_undo_puts_the_file_back() {
         b"console.log(1);\n"
     );
 }
+
+#[test]
+fn undo_of_a_created_file_removes_the_folders_made_for_it_when_empty() {
+    let sb = Sandbox::new();
+    sb.put("kept/old.txt", b"x\n");
+    let made = sb.run(&["--json", "write", "new/sub/x.txt"], b"hi\n");
+    assert_eq!(made.json()["ok"], true, "{made:?}");
+    let beside = sb.run(&["--json", "write", "kept/y.txt"], b"y\n");
+    assert_eq!(beside.json()["ok"], true, "{beside:?}");
+    let undo = sb.run(&["undo"], b"");
+    assert_eq!(undo.code, 0, "{undo:?}");
+    assert!(
+        sb.root.join("kept/old.txt").exists(),
+        "a folder it did not make stays"
+    );
+    let undo = sb.run(&["undo"], b"");
+    assert_eq!(undo.code, 0, "{undo:?}");
+    assert!(
+        !sb.root.join("new").exists(),
+        "the folders it made are gone"
+    );
+    // A folder that holds something else by then stays.
+    let again = sb.run(&["write", "a/b.txt"], b"b\n");
+    assert_eq!(again.code, 0, "{again:?}");
+    sb.put("a/other.txt", b"o\n");
+    let undo = sb.run(&["undo"], b"");
+    assert_eq!(undo.code, 0, "{undo:?}");
+    assert!(!sb.root.join("a/b.txt").exists());
+    assert!(sb.root.join("a/other.txt").exists());
+}
