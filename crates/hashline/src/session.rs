@@ -191,6 +191,7 @@ impl Session {
         let dialect = dialect.resolve(input);
         let mut outcome = self.engine.edit_with(input, dialect, options);
         crate::fresh::present(&mut outcome, dialect, options);
+        crate::fresh::say_nothing_written(&mut outcome, dialect, input);
         if options.dry_run && outcome.ok {
             let diff: String = outcome.files.iter().map(|f| f.diff.as_str()).collect();
             if !diff.is_empty() {

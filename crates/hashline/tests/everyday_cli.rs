@@ -297,3 +297,30 @@ fn the_parse_diagnostic_on_a_terminal_follows_color_and_no_color() {
     let always = on_a_terminal(&sb, &format!("--color always {args}"), true).expect("script");
     assert!(always.contains(ESC), "{always}");
 }
+
+#[test]
+fn a_refused_patch_of_several_files_says_nothing_was_written() {
+    let sb = Sandbox::new();
+    sb.put("m1.txt", b"a\nb\n");
+    sb.put("m2.txt", b"c\nd\n");
+    let header = |p: &str| {
+        let read = sb.run(&["read", p], b"");
+        read.stdout.lines().next().expect("header").to_owned()
+    };
+    let (h1, h2) = (header("m1.txt"), header("m2.txt"));
+    let patch = format!("{h1}\nreplace 1..1:\n+A\n{h2}\nreplace 9..9:\n+D\n");
+    let out = sb.run(&["edit"], patch.as_bytes());
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stdout.ends_with(
+            "Nothing was written: the patch's 2 sections land together or not at all.\n"
+        ),
+        "{out:?}"
+    );
+    assert_eq!(fs::read(sb.root.join("m1.txt")).expect("m1"), b"a\nb\n");
+    // One section: the text stays the original tool's.
+    let single = format!("{h1}\nreplace 9..9:\n+A\n");
+    let out = sb.run(&["edit"], single.as_bytes());
+    assert_eq!(out.code, 1);
+    assert!(!out.stdout.contains("Nothing was written"), "{out:?}");
+}
