@@ -8,7 +8,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cp "$here/demo/greet.ts" "$work/"
-cargo build --quiet --package hashline --manifest-path "$here/../Cargo.toml"
+echo "== building hashline (the first build compiles every dependency: several minutes on two cores)"
+cargo build --package hashline --manifest-path "$here/../Cargo.toml"
 bin="$(cargo metadata --format-version 1 --no-deps --manifest-path "$here/../Cargo.toml" \
   | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')/debug/hashline"
 hl() { "$bin" --root "$work" --state "$work/.state" "$@"; }

@@ -141,11 +141,11 @@ fn flag(args: &[String], name: &str) -> Option<usize> {
         .and_then(|v| v.parse().ok())
 }
 
-/// Build the release `hashline` binary as `cargo build --release` does (dynamically linked) and
+/// Build the `dist`-profile `hashline` binary (dynamically linked) and
 /// return its path; `crate::dist::binary` is the one the benchmarks measure.
 pub(crate) fn release_binary() -> Result<PathBuf, String> {
-    crate::status(crate::cargo().args(["build", "--release", "--quiet", "--package", "hashline"]))?;
-    Ok(target_dir().join("release/hashline"))
+    crate::status(crate::cargo().args(["build", "--profile", "dist", "--package", "hashline"]))?;
+    Ok(target_dir().join("dist/hashline"))
 }
 
 /// The cargo target directory (`$CARGO_TARGET_DIR`, else the workspace's `target/`).

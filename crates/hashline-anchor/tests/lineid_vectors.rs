@@ -8,17 +8,12 @@ use hashline_anchor::lineid::{
 };
 use hashline_core::TextFile;
 
-fn vectors_dir() -> PathBuf {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/conformance/lineid-json/vectors"
-    ));
-    assert!(
-        dir.is_dir(),
-        "conformance vectors missing at {} (clone ../shared beside the repo)",
-        dir.display()
-    );
-    dir.to_path_buf()
+#[path = "../../../tests-support/shared.rs"]
+mod shared;
+
+/// `../shared/conformance/lineid-json/vectors`, or `None` (the test is skipped).
+fn vectors_dir() -> Option<PathBuf> {
+    shared::path("conformance/lineid-json/vectors")
 }
 
 fn read_text(path: &Path) -> String {
@@ -28,7 +23,7 @@ fn read_text(path: &Path) -> String {
 
 #[test]
 fn file_vectors_ids_and_read_rows() {
-    let dir = vectors_dir();
+    let Some(dir) = vectors_dir() else { return };
     let mut checked = 0;
     let mut entries: Vec<PathBuf> = fs::read_dir(&dir)
         .expect("vectors dir readable")
@@ -66,7 +61,8 @@ fn file_vectors_ids_and_read_rows() {
 
 #[test]
 fn single_line_hash_cases() {
-    let path = vectors_dir().join("hash_cases.jsonl");
+    let Some(dir) = vectors_dir() else { return };
+    let path = dir.join("hash_cases.jsonl");
     let text = read_text(&path);
     let mut checked = 0;
     for row in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -91,7 +87,8 @@ fn single_line_hash_cases() {
 
 #[test]
 fn read_hook_vectors() {
-    let dir = vectors_dir().join("read-hook");
+    let Some(dir) = vectors_dir() else { return };
+    let dir = dir.join("read-hook");
     let mut checked = 0;
     for entry in fs::read_dir(&dir).expect("read-hook dir") {
         let input = entry.expect("entry").path();

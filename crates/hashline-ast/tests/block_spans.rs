@@ -8,16 +8,18 @@ use hashline_ast::TreeSitterBlocks;
 use hashline_core::BlockResolver;
 use serde_json::Value;
 
-const TABLE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/conformance/hashline/block-spans.json"
-);
+#[path = "../../../tests-support/shared.rs"]
+mod shared;
+
+const TABLE: &str = "conformance/hashline/block-spans.json";
 
 #[test]
 fn block_spans_conformance() {
-    let raw = std::fs::read_to_string(TABLE).unwrap_or_else(|e| {
-        panic!("conformance table missing: {TABLE}: {e} (clone ../shared beside the repo)")
-    });
+    let Some(path) = shared::path(TABLE) else {
+        return;
+    };
+    let raw = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let table: Value = serde_json::from_str(&raw).expect("block-spans.json is JSON");
     let cases = table["cases"].as_array().expect("`cases` array");
     assert!(!cases.is_empty(), "no cases in {TABLE}");

@@ -145,7 +145,7 @@ impl PreviewQueue {
         };
         if let Err(e) = kept {
             warnings.push(format!(
-                "the files were written, but preview {} could not be updated in the queue ({e}); discard it with `hashline resolve discard {}`",
+                "[W_QUEUE_NOT_UPDATED] the files were written, but preview {} could not be updated in the queue ({e}); discard it with `hashline resolve discard {}`",
                 preview.id, preview.id
             ));
         }

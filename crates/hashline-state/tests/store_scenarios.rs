@@ -5,10 +5,10 @@ use hashline_state::{MemoryStore, SnapshotStore, MAX_PATHS, MAX_VERSIONS};
 use serde::Deserialize;
 use std::collections::HashMap;
 
-const SCENARIOS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/conformance/hashline/store-scenarios.json"
-);
+#[path = "../../../tests-support/shared.rs"]
+mod shared;
+
+const SCENARIOS: &str = "conformance/hashline/store-scenarios.json";
 
 #[derive(Debug, Deserialize)]
 struct File {
@@ -55,11 +55,12 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<Strin
     Option::<String>::deserialize(d).map(Some)
 }
 
-fn load() -> File {
-    let raw = std::fs::read_to_string(SCENARIOS).unwrap_or_else(|e| {
-        panic!("conformance data missing: cannot read {SCENARIOS}: {e} (clone ../shared beside the repo)")
-    });
-    serde_json::from_str(&raw).unwrap_or_else(|e| panic!("{SCENARIOS} does not parse: {e}"))
+/// The scenarios, or `None` when `../shared` is missing (the test is skipped).
+fn load() -> Option<File> {
+    let path = shared::path(SCENARIOS)?;
+    let raw = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    Some(serde_json::from_str(&raw).unwrap_or_else(|e| panic!("{SCENARIOS} does not parse: {e}")))
 }
 
 /// The tag of a text that has no trailing blanks: XXH32 (seed 0), low 16 bits, 4 upper-hex.
@@ -194,7 +195,7 @@ fn assert_isolated(other: &dyn SnapshotStore, recorded: &[String], ctx: &str) {
 
 #[test]
 fn memory_store_passes_every_scenario() {
-    let file = load();
+    let Some(file) = load() else { return };
     assert!(!file.scenarios.is_empty(), "no scenarios in {SCENARIOS}");
     for scenario in &file.scenarios {
         let (paths, versions) = limits(scenario);
@@ -209,7 +210,7 @@ fn memory_store_passes_every_scenario() {
 #[test]
 fn sqlite_store_passes_every_scenario() {
     use hashline_state::SqliteStore;
-    let file = load();
+    let Some(file) = load() else { return };
     assert!(!file.scenarios.is_empty(), "no scenarios in {SCENARIOS}");
     let dir = tempfile::tempdir().expect("temp dir");
     for (i, scenario) in file.scenarios.iter().enumerate() {

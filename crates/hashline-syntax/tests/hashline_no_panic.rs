@@ -3,16 +3,15 @@
 //! is self-consistent (spans inside the text, line numbers inside the body).
 
 use std::fs;
-use std::path::Path;
 use std::sync::OnceLock;
 
 use hashline_syntax::hashline::{diagnostic, parse_body, split_sections, ParseError, SplitOptions};
 use proptest::prelude::*;
 
-const CASES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/conformance/hashline/cases"
-);
+#[path = "../../../tests-support/shared.rs"]
+mod shared;
+
+const CASES: &str = "conformance/hashline/cases";
 
 /// Pieces random inputs are made of: sigils, separators, keywords, numbers (zero, leading
 /// zeros, overflowing), markers, line breaks and non-ASCII text.
@@ -77,20 +76,18 @@ const ALPHABET: &[&str] = &[
     "x",
 ];
 
-/// Real patches from the corpus (with a concrete tag), to mutate; read once.
+/// Real patches from the corpus (with a concrete tag), to mutate; read once. Empty when
+/// `../shared` is missing (the tests that need them are skipped).
 fn corpus_patches() -> &'static [String] {
     static PATCHES: OnceLock<Vec<String>> = OnceLock::new();
     PATCHES.get_or_init(read_corpus_patches)
 }
 
 fn read_corpus_patches() -> Vec<String> {
-    let dir = Path::new(CASES);
-    assert!(
-        dir.is_dir(),
-        "conformance corpus missing: {} (clone ../shared beside the repo)",
-        dir.display()
-    );
-    let mut patches: Vec<String> = fs::read_dir(dir)
+    let Some(dir) = shared::path(CASES) else {
+        return Vec::new();
+    };
+    let mut patches: Vec<String> = fs::read_dir(&dir)
         .expect("readable corpus")
         .filter_map(|entry| fs::read_to_string(entry.ok()?.path().join("patch.txt")).ok())
         .map(|patch| patch.replace("{TAG}", "0000").replace("{CWD}", "/work"))
@@ -199,6 +196,9 @@ proptest! {
     #[test]
     fn mutated_corpus_patches_never_panic(index in any::<usize>(), mutations in prop::collection::vec(mutation(), 1..6)) {
         let patches = corpus_patches();
+        if patches.is_empty() {
+            return Ok(());
+        }
         let patch = &patches[index % patches.len()];
         exercise(&apply(patch, &mutations));
     }

@@ -3,30 +3,26 @@
 //! or splits and parses cleanly (cases that succeed, or fail later in the engine).
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use hashline_syntax::hashline::{parse_body, split_sections, ParseError, SplitOptions};
 use serde_json::Value;
 
-const CASES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/conformance/hashline/cases"
-);
+#[path = "../../../tests-support/shared.rs"]
+mod shared;
 
-fn case_dirs() -> Vec<PathBuf> {
-    let dir = Path::new(CASES);
-    assert!(
-        dir.is_dir(),
-        "conformance corpus missing: {} (clone ../shared beside the repo)",
-        dir.display()
-    );
-    let mut dirs: Vec<PathBuf> = fs::read_dir(dir)
+const CASES: &str = "conformance/hashline/cases";
+
+/// The corpus's case folders, or `None` when `../shared` is missing (the test is skipped).
+fn case_dirs() -> Option<Vec<PathBuf>> {
+    let dir = shared::path(CASES)?;
+    let mut dirs: Vec<PathBuf> = fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
         .map(|entry| entry.expect("directory entry").path())
         .filter(|path| path.join("patch.txt").is_file())
         .collect();
     dirs.sort();
-    dirs
+    Some(dirs)
 }
 
 /// Replace every `{TAG}` / `{TAG:<path>}` placeholder by a 4-hex tag (its value does not
@@ -96,7 +92,8 @@ fn split_and_parse(patch: &str, meta: &Value) -> Result<Vec<String>, ParseError>
 fn corpus_parse_errors_and_successes() {
     let (mut parse_errors, mut parses, mut exact) = (0, 0, 0);
     let mut failures = Vec::new();
-    for dir in case_dirs() {
+    let Some(dirs) = case_dirs() else { return };
+    for dir in dirs {
         let name = dir
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())

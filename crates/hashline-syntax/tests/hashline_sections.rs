@@ -7,25 +7,21 @@ use std::path::{Path, PathBuf};
 use hashline_syntax::hashline::{split_sections, SplitOptions};
 use serde_json::Value;
 
-const CASES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/conformance/hashline/cases"
-);
+#[path = "../../../tests-support/shared.rs"]
+mod shared;
 
-fn case_dirs() -> Vec<PathBuf> {
-    let dir = Path::new(CASES);
-    assert!(
-        dir.is_dir(),
-        "conformance corpus missing: {} (clone ../shared beside the repo)",
-        dir.display()
-    );
-    let mut dirs: Vec<PathBuf> = fs::read_dir(dir)
+const CASES: &str = "conformance/hashline/cases";
+
+/// The corpus's case folders, or `None` when `../shared` is missing (the test is skipped).
+fn case_dirs() -> Option<Vec<PathBuf>> {
+    let dir = shared::path(CASES)?;
+    let mut dirs: Vec<PathBuf> = fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
         .map(|entry| entry.expect("directory entry").path())
         .filter(|path| path.join("meta.json").is_file())
         .collect();
     dirs.sort();
-    dirs
+    Some(dirs)
 }
 
 fn read_json(path: &Path) -> Value {
@@ -38,7 +34,8 @@ fn read_json(path: &Path) -> Value {
 fn sections_cases_split_like_the_peer() {
     let mut ran = 0;
     let mut failures = Vec::new();
-    for dir in case_dirs() {
+    let Some(dirs) = case_dirs() else { return };
+    for dir in dirs {
         let meta = read_json(&dir.join("meta.json"));
         if meta["kind"] != "sections" {
             continue;

@@ -1,6 +1,7 @@
 //! Fresh anchors in an edit's reply (issue 13 item 3): `files[].anchors` is filled by every
 //! dialect (`hashline_apply::anchors`); this decides whether the reply keeps them and whether
 //! the plain text shows them (`edit --show-anchors`), where the seed's text does not already.
+//! Also: a refused patch of several sections says that nothing was written.
 
 use hashline_apply::anchors::render_block;
 use hashline_apply::Outcome;
@@ -44,4 +45,21 @@ fn text_shows_anchors(dialect: Dialect, text: &str) -> bool {
         Dialect::StrReplace => text.contains("Here's the result of running `cat -n`"),
         Dialect::LineidJson | Dialect::ApplyPatch => false,
     }
+}
+
+/// A refused hashline patch of several sections says that nothing was written: the refusal
+/// names the one file or line at fault, and the model must not take the other files as done.
+pub(crate) fn say_nothing_written(outcome: &mut Outcome, dialect: Dialect, patch: &str) {
+    if outcome.ok || dialect != Dialect::Hashline {
+        return;
+    }
+    let sections = patch.lines().filter(|l| l.starts_with('\u{b6}')).count();
+    if sections < 2 || outcome.text.to_lowercase().contains("nothing was written") {
+        return;
+    }
+    let text = outcome.text.trim_end_matches('\n').len();
+    outcome.text.truncate(text);
+    outcome.text.push_str(&format!(
+        "\nNothing was written: the patch's {sections} sections land together or not at all."
+    ));
 }

@@ -3,7 +3,8 @@
 //! This facade composes the engine crates into one API, the `hashline` command line (feature
 //! `cli`, on by default) and its MCP server (feature `mcp`, on by default). An agent holds a
 //! [`Session`] for a whole session: [`Session::read`] shows a file with anchors and records what
-//! it showed, [`Session::edit`] applies a patch against those anchors (in any of six dialects)
+//! it showed, [`Session::edit`] applies a patch against those anchors (in any of five patch
+//! formats, or `auto`, which tells them apart)
 //! or refuses it, [`Session::write`] creates or replaces a file, [`Session::ast_edit`] previews
 //! a structural rewrite that [`Session::resolve`] applies. Each returns a [`Response`]: the
 //! [`Outcome`] (`text` is exactly what the seed tool of that dialect would return to the model;

@@ -122,6 +122,16 @@ struct WithUndo<'a> {
     undo: Option<u64>,
 }
 
+/// A command's structured report, then `undo` (the call's undo id) when it wrote and was
+/// recorded in the undo log.
+#[derive(Serialize)]
+struct ReportWithUndo<'a, T: Serialize> {
+    #[serde(flatten)]
+    report: &'a T,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    undo: Option<u64>,
+}
+
 /// The response of a call that may have written: its `--json` object carries the undo id.
 fn with_undo(outcome: Outcome, undo: Option<u64>) -> Response {
     Response {
@@ -181,6 +191,7 @@ impl Session {
         let dialect = dialect.resolve(input);
         let mut outcome = self.engine.edit_with(input, dialect, options);
         crate::fresh::present(&mut outcome, dialect, options);
+        crate::fresh::say_nothing_written(&mut outcome, dialect, input);
         if options.dry_run && outcome.ok {
             let diff: String = outcome.files.iter().map(|f| f.diff.as_str()).collect();
             if !diff.is_empty() {
@@ -241,10 +252,16 @@ impl Session {
         Response::new(result.outcome.clone(), &result)
     }
 
-    /// `resolve`: apply, discard or list the queued previews.
+    /// `resolve`: apply, discard or list the queued previews. An apply that wrote carries its
+    /// undo id (`undo` in the `--json` object), as `edit` and `write` do.
     pub fn resolve(&self, action: ResolveAction) -> Response {
+        let _ = self.engine.last_undo(); // a call that writes nothing reports none
         let result = self.engine.resolve(action);
-        Response::new(result.outcome.clone(), &result)
+        let report = ReportWithUndo {
+            report: &result,
+            undo: self.engine.last_undo(),
+        };
+        Response::new(result.outcome.clone(), &report)
     }
 
     /// `state`: list the sessions of the state database, or prune them.

@@ -194,15 +194,15 @@ pub(crate) fn now_secs() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// One line per session: `NAME<TAB>SIZE<TAB>AGE<TAB>N rows` (`(current)` after the name of
-/// this call's session), then the totals and the automatic pruning's bounds.
+/// One line per session: `NAME<TAB>SIZE<TAB>AGE<TAB>N rows` (and `<TAB>(current)` for this
+/// call's session), then the totals and the automatic pruning's bounds.
 fn list_text(sessions: &[SessionInfo], current: &str, db: &DatabaseReport) -> String {
     let now = now_secs();
     let mut text = String::new();
     for s in sessions {
-        let mark = if s.name == current { " (current)" } else { "" };
+        let mark = if s.name == current { "\t(current)" } else { "" };
         text.push_str(&format!(
-            "{}{mark}\t{}\t{}\t{} rows\n",
+            "{}\t{}\t{}\t{} rows{mark}\n",
             s.name,
             human_size(s.bytes),
             age(now.saturating_sub(s.last_used_ms / 1000)),
@@ -219,9 +219,7 @@ fn list_text(sessions: &[SessionInfo], current: &str, db: &DatabaseReport) -> St
         db.path
     ));
     let rule = auto_prune_rule();
-    let age_bound = rule.older_than_ms.map_or("off".to_string(), |ms| {
-        humantime::format_duration(Duration::from_secs(ms / 1000)).to_string()
-    });
+    let age_bound = rule.older_than_ms.map_or("off".to_string(), bound_age);
     let size_bound = rule.max_bytes.map_or("off".to_string(), human_size);
     text.push_str(&format!(
         "Automatic pruning (hourly): sessions unused for {age_bound} (HASHLINE_STATE_MAX_AGE), \
@@ -229,6 +227,19 @@ fn list_text(sessions: &[SessionInfo], current: &str, db: &DatabaseReport) -> St
          `hashline state prune --older-than AGE --max-size SIZE` prunes now.\n"
     ));
     text
+}
+
+/// A duration in the unit `--older-than` takes, the largest that divides it (`30d`, `12h`,
+/// `90m`, `45s`).
+fn bound_age(ms: u64) -> String {
+    let secs = ms / 1000;
+    match secs {
+        0 => "0s".to_string(),
+        s if s % 86_400 == 0 => format!("{}d", s / 86_400),
+        s if s % 3_600 == 0 => format!("{}h", s / 3_600),
+        s if s % 60 == 0 => format!("{}m", s / 60),
+        s => format!("{s}s"),
+    }
 }
 
 fn prune_text(pruned: &Pruned, dry_run: bool, db: &DatabaseReport) -> String {

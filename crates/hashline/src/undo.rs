@@ -49,7 +49,7 @@ impl Engine {
             };
             if let Err(e) = stored {
                 warnings.push(format!(
-                    "The session state was not updated for {} ({e}); read it before editing it.",
+                    "[W_STATE_NOT_RECORDED] The session state was not updated for {} ({e}); read it before editing it.",
                     target.display
                 ));
             }

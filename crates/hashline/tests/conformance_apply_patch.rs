@@ -382,7 +382,10 @@ const RULES: &[Rule] = &[
 
 #[test]
 fn apply_patch_conformance() {
-    let cases = support::corpus::subdirs(&support::corpus::corpus("apply-patch").join("cases"));
+    let Some(corpus) = support::corpus::corpus("apply-patch") else {
+        return;
+    };
+    let cases = support::corpus::subdirs(&corpus.join("cases"));
     assert!(!cases.is_empty(), "no apply-patch cases");
     let (mut passed, mut deviations, mut failed) = (0, 0, Vec::new());
     for dir in &cases {

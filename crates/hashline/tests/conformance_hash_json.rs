@@ -189,7 +189,8 @@ fn run_edit_case(case: &Path, read_first: bool) -> Result<bool, String> {
 
 #[test]
 fn edit_cases_through_the_binary() {
-    let dirs = subdirs(&corpus().join("cases"));
+    let Some(corpus) = corpus() else { return };
+    let dirs = subdirs(&corpus.join("cases"));
     assert!(dirs.len() >= 100, "expected the 105 edit cases");
     for (id, _, _, _) in DEVIATIONS {
         assert!(

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use support::cli::hashline;
 
-fn cases_dir() -> PathBuf {
-    support::corpus::corpus("hashline").join("cases")
+fn cases_dir() -> Option<PathBuf> {
+    Some(support::corpus::corpus("hashline")?.join("cases"))
 }
 
 /// The paths a case touches, from `meta.path` (a string or a list).
@@ -389,7 +389,7 @@ fn run_case(case: &Path, meta: &Value) -> Vec<String> {
 
 #[test]
 fn hashline_corpus_through_the_binary() {
-    let dir = cases_dir();
+    let Some(dir) = cases_dir() else { return };
     let cases: Vec<PathBuf> = support::corpus::subdirs(&dir)
         .into_iter()
         .filter(|p| p.join("meta.json").is_file())

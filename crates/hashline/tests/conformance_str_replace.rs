@@ -803,7 +803,10 @@ fn open_cases() -> BTreeMap<String, String> {
 
 #[test]
 fn str_replace_conformance() {
-    let cases = support::corpus::subdirs(&support::corpus::corpus("str-replace").join("cases"));
+    let Some(corpus) = support::corpus::corpus("str-replace") else {
+        return;
+    };
+    let cases = support::corpus::subdirs(&corpus.join("cases"));
     assert!(!cases.is_empty(), "no str-replace cases");
     let open = open_cases();
     let (mut passed, mut deviations, mut opened, mut failed) =

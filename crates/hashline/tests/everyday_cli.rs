@@ -68,6 +68,32 @@ fn man_page_is_roff_generated_from_the_commands() {
         );
     }
     assert!(!out.contains(ESC));
+    // Every page it names exists: `man COMMAND` prints it, `man --dir` writes them all, and
+    // each has EXIT STATUS and ENVIRONMENT.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir_arg = dir.path().to_string_lossy().into_owned();
+    let (_, err, code) = bare(&["man", "--dir", &dir_arg], &[]);
+    assert_eq!(code, 0, "{err}");
+    let mut names = Vec::new();
+    for line in out.lines() {
+        if let Some(page) = line.strip_suffix("(1)") {
+            names.push(page.replace("\\-", "-"));
+        }
+    }
+    assert!(names.len() >= 10, "{names:?}");
+    for page in names {
+        let path = dir.path().join(format!("{page}.1"));
+        let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{page}: {e}"));
+        assert!(text.contains(".SH \"EXIT STATUS\""), "{page}");
+        assert!(text.contains(".SH ENVIRONMENT\n"), "{page}");
+        assert!(text.contains("HASHLINE_LOCK_TIMEOUT"), "{page}");
+    }
+    let (page, err, code) = bare(&["man", "read"], &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(page.contains(".TH hashline-read 1"), "{page}");
+    let (_, err, code) = bare(&["man", "nope"], &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("there is no command `nope`"), "{err}");
 }
 
 #[test]
@@ -270,4 +296,31 @@ fn the_parse_diagnostic_on_a_terminal_follows_color_and_no_color() {
     assert!(!no_color.contains(ESC), "{no_color}");
     let always = on_a_terminal(&sb, &format!("--color always {args}"), true).expect("script");
     assert!(always.contains(ESC), "{always}");
+}
+
+#[test]
+fn a_refused_patch_of_several_files_says_nothing_was_written() {
+    let sb = Sandbox::new();
+    sb.put("m1.txt", b"a\nb\n");
+    sb.put("m2.txt", b"c\nd\n");
+    let header = |p: &str| {
+        let read = sb.run(&["read", p], b"");
+        read.stdout.lines().next().expect("header").to_owned()
+    };
+    let (h1, h2) = (header("m1.txt"), header("m2.txt"));
+    let patch = format!("{h1}\nreplace 1..1:\n+A\n{h2}\nreplace 9..9:\n+D\n");
+    let out = sb.run(&["edit"], patch.as_bytes());
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stdout.ends_with(
+            "Nothing was written: the patch's 2 sections land together or not at all.\n"
+        ),
+        "{out:?}"
+    );
+    assert_eq!(fs::read(sb.root.join("m1.txt")).expect("m1"), b"a\nb\n");
+    // One section: the text stays the original tool's.
+    let single = format!("{h1}\nreplace 9..9:\n+A\n");
+    let out = sb.run(&["edit"], single.as_bytes());
+    assert_eq!(out.code, 1);
+    assert!(!out.stdout.contains("Nothing was written"), "{out:?}");
 }

@@ -52,6 +52,9 @@ fn python_lark_and_llguidance_gbnf_read_the_grammars() {
     // The patches: what the parser accepts, in canonical form, and what it refuses for its
     // syntax (the Rust decoders judge the same sets in `grammar_decoders`).
     let report = patches::check_corpus(&|_| false);
+    if report.cases == 0 {
+        return; // no `../shared`: skipped, and said so
+    }
     let mut accept = report.canonical.clone();
     accept.extend(patches::PATHS.iter().filter_map(|p| patches::path_patch(p)));
     let mut reject = report.refused_texts.clone();

@@ -245,6 +245,7 @@ fn every_command_and_exit_path_prints_one_documented_object() {
         json!(["1:2"]),
         "{partial}"
     );
+    assert!(partial["undo"].is_u64(), "an apply that wrote: {partial}");
     c.call("resolve", &["resolve", "discard"], "", 0);
     c.call("resolve", &["resolve", "discard"], "", 1);
     c.call("resolve", &["resolve", "apply"], "", 1);
@@ -304,6 +305,21 @@ fn every_command_and_exit_path_prints_one_documented_object() {
     assert!(help["text"].as_str().is_some_and(|t| t.contains("Usage:")));
     c.call("usage", &["edit", "--help"], "", 0);
     c.call("usage", &["--version"], "", 0);
+    // completions and man: the bare envelope, their script or page as `text`.
+    let script = c.call("usage", &["completions", "bash"], "", 0);
+    assert!(script["text"]
+        .as_str()
+        .is_some_and(|t| t.contains("_hashline()")));
+    let page = c.call("usage", &["man", "read"], "", 0);
+    assert!(page["text"]
+        .as_str()
+        .is_some_and(|t| t.contains(".SH \"EXIT STATUS\"")));
+    // grammar of a JSON format: its JSON Schema without --format.
+    let schema = c.call("grammar", &["grammar", "--dialect", "lineid-json"], "", 0);
+    assert_eq!(
+        schema["grammar"],
+        json!({"format": "json-schema", "dialect": "lineid-json"})
+    );
     let gone = c.root.path().join("gone");
     let run = support::cli::hashline(&gone, c.state.path(), &["--json", "read", "a.txt"], b"");
     c.check("usage", &["--root", "gone"], &run, 2);

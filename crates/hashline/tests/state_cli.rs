@@ -71,14 +71,20 @@ fn state_lists_sessions_and_prunes_by_age_and_size() {
         "{}",
         list.stdout
     );
-    assert!(lines[1].starts_with("small (current)\t"), "{}", list.stdout);
+    assert!(lines[1].starts_with("small\t"), "{}", list.stdout);
+    assert!(lines[1].ends_with(" rows\t(current)"), "{}", list.stdout);
+    assert!(
+        list.stdout.contains("sessions unused for 30d ("),
+        "{}",
+        list.stdout
+    );
     assert!(
         lines[2].starts_with("old\t") && lines[2].contains("\t10d ago\t"),
         "{}",
         list.stdout
     );
     assert!(lines[3].starts_with("3 sessions, "), "{}", list.stdout);
-    assert!(lines[4].starts_with("Automatic pruning (hourly): sessions unused for 30days"));
+    assert!(lines[4].starts_with("Automatic pruning (hourly): sessions unused for 30d ("));
     let json = run_in(r, s, "small", &["--json", "state", "list"], &[]).json();
     assert_eq!(names(&json, "sessions"), ["big", "small", "old"]);
     let big_bytes = json["sessions"][0]["bytes"].as_u64().expect("bytes");

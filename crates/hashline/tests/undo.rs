@@ -203,3 +203,66 @@ fn the_log_keeps_at_most_the_configured_number_of_calls() {
     let old = sb.run(&["--json", "undo", &ids[0].to_string()], b"").json();
     assert_eq!(old["code"], "E_UNDO_UNKNOWN", "{old}");
 }
+
+#[test]
+fn resolve_apply_carries_its_undo_id_and_undo_puts_the_file_back() {
+    let sb = Sandbox::new();
+    sb.put("e.ts", b"console.log(1);\n");
+    let preview = sb.run(
+        &[
+            "ast-edit",
+            "--pat",
+            "console.log($$$A)",
+            "--out",
+            "logger.info($$$A)",
+            "e.ts",
+        ],
+        b"",
+    );
+    assert_eq!(preview.code, 0, "{preview:?}");
+    let applied = sb.run(&["--json", "resolve", "apply"], b"");
+    let json = applied.json();
+    assert_eq!(json["ok"], true, "{json}");
+    let id = json["undo"].as_u64().expect("an undo id");
+    let listed = sb.run(&["--json", "resolve"], b"").json();
+    assert!(
+        listed.get("undo").is_none(),
+        "a list writes nothing: {listed}"
+    );
+    let undo = sb.run(&["undo", &id.to_string()], b"");
+    assert_eq!(undo.code, 0, "{undo:?}");
+    assert_eq!(
+        fs::read(sb.root.join("e.ts")).expect("e.ts"),
+        b"console.log(1);\n"
+    );
+}
+
+#[test]
+fn undo_of_a_created_file_removes_the_folders_made_for_it_when_empty() {
+    let sb = Sandbox::new();
+    sb.put("kept/old.txt", b"x\n");
+    let made = sb.run(&["--json", "write", "new/sub/x.txt"], b"hi\n");
+    assert_eq!(made.json()["ok"], true, "{made:?}");
+    let beside = sb.run(&["--json", "write", "kept/y.txt"], b"y\n");
+    assert_eq!(beside.json()["ok"], true, "{beside:?}");
+    let undo = sb.run(&["undo"], b"");
+    assert_eq!(undo.code, 0, "{undo:?}");
+    assert!(
+        sb.root.join("kept/old.txt").exists(),
+        "a folder it did not make stays"
+    );
+    let undo = sb.run(&["undo"], b"");
+    assert_eq!(undo.code, 0, "{undo:?}");
+    assert!(
+        !sb.root.join("new").exists(),
+        "the folders it made are gone"
+    );
+    // A folder that holds something else by then stays.
+    let again = sb.run(&["write", "a/b.txt"], b"b\n");
+    assert_eq!(again.code, 0, "{again:?}");
+    sb.put("a/other.txt", b"o\n");
+    let undo = sb.run(&["undo"], b"");
+    assert_eq!(undo.code, 0, "{undo:?}");
+    assert!(!sb.root.join("a/b.txt").exists());
+    assert!(sb.root.join("a/other.txt").exists());
+}

@@ -299,7 +299,13 @@ pub(super) fn run(
             // Published before the journal goes (a kill in between leaves a true record and a
             // journal whose roll forward finds nothing to do); a failure only loses the undo.
             let id = undo.and_then(|log| {
-                let id = log.publish(&journal.dir, &journal.id, root, &plan.entries);
+                let id = log.publish(
+                    &journal.dir,
+                    &journal.id,
+                    root,
+                    &plan.entries,
+                    &created_dirs,
+                );
                 if id.is_err() {
                     log.discard_staging(&journal.id);
                 }

@@ -123,8 +123,20 @@ impl Workspace {
             });
         }
         tx.commit(self)?;
+        self.remove_made_dirs(&record);
         log.remove(id)?;
         Ok(Undone { id, files })
+    }
+
+    /// Removes the directories the call made for its new files, innermost first, where they
+    /// are empty again (`remove_dir` refuses any other); never the root or above it.
+    fn remove_made_dirs(&self, record: &Record) {
+        for dir in record.dirs.iter().rev() {
+            let dir = std::path::Path::new(std::ffi::OsStr::from_bytes(dir));
+            if dir.starts_with(self.root()) && dir != self.root() {
+                let _ = std::fs::remove_dir(dir);
+            }
+        }
     }
 
     /// Record `id` if it belongs to this root.

@@ -71,6 +71,10 @@ pub(super) struct Record {
     pub(super) created: u64,
     /// The journal's entries: target, fingerprints, backup name, old mode.
     pub(super) entries: Vec<Entry>,
+    /// The directories the call made for the files it created (absolute, outermost first):
+    /// an undo removes those that are empty again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(super) dirs: Vec<Vec<u8>>,
 }
 
 impl Record {
@@ -134,6 +138,7 @@ impl UndoLog {
         journal_id: &str,
         root: &Path,
         entries: &[Entry],
+        dirs: &[std::path::PathBuf],
     ) -> Result<Option<u64>, FsError> {
         let record = Record {
             version: 1,
@@ -143,6 +148,10 @@ impl UndoLog {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),
             entries: entries.to_vec(),
+            dirs: dirs
+                .iter()
+                .map(|d| d.as_os_str().as_bytes().to_vec())
+                .collect(),
         };
         let (max_calls, max_bytes) = (undo_max_calls(), undo_max_bytes());
         if max_calls == 0 || record.size() > max_bytes {

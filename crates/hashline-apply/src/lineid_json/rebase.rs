@@ -97,7 +97,9 @@ pub(crate) fn choose_base(
     let versions = match store.versions_except(&target.key, disk_text) {
         Ok(v) => v,
         Err(e) => {
-            warnings.push(format!("session store: {e}"));
+            warnings.push(format!(
+                "[W_STATE_UNREADABLE] session store: {e}; the recorded versions were not used"
+            ));
             Vec::new()
         }
     };

@@ -213,7 +213,9 @@ fn run(
             after: new.to_owned(),
         };
         if let Err(e) = store.push_undo(&done.target.key, &entry) {
-            warnings.push(format!("session store: {e}; this edit cannot be undone"));
+            warnings.push(format!(
+                "[W_STATE_NOT_RECORDED] session store: {e}; this edit cannot be undone"
+            ));
         }
     }
     let line = front.placed.line;

@@ -123,7 +123,10 @@ impl Engine {
                                 .map_err(|e| e.to_string())
                         });
                     if let Err(e) = recorded {
-                        warnings.push(format!("{}: not recorded in the session ({e})", f.path));
+                        warnings.push(format!(
+                            "[W_STATE_NOT_RECORDED] {}: not recorded in the session ({e})",
+                            f.path
+                        ));
                     }
                 }
                 FileReport {

@@ -40,25 +40,28 @@ More: `hashline edit --help` (patch formats), `hashline grammar --help`, `hashli
 )]
 pub struct Cli {
     /// Every path is resolved against this directory and may not leave it [default: .]
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub root: Option<PathBuf>,
     /// Session state directory [default: $HASHLINE_STATE, $XDG_STATE_HOME/hashline, ~/.local/state/hashline]
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub state: Option<PathBuf>,
     /// Session name: snapshots are per session [default: $HASHLINE_SESSION or `default`]
-    #[arg(long, global = true, value_name = "NAME")]
+    #[arg(long, global = true, value_name = "NAME", help_heading = GLOBAL)]
     pub session: Option<String>,
     /// Print one JSON object {ok, code, text, warnings, files} instead of the model-facing text
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL)]
     pub json: bool,
     /// Colour help, usage errors and diagnostics on standard error: auto (a terminal, unless
     /// NO_COLOR is set), always or never. Standard output is never coloured.
-    #[arg(long, global = true, value_name = "WHEN", value_enum, default_value_t = ColorChoice::Auto)]
+    #[arg(long, global = true, value_name = "WHEN", value_enum, default_value_t = ColorChoice::Auto, help_heading = GLOBAL)]
     pub color: ColorChoice,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
 }
+
+/// The heading of the options every command takes: listed after a command's own.
+const GLOBAL: &str = "Global options";
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
@@ -233,11 +236,20 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff) on standard output.
+    /// Print a man page (roff) on standard output, or write every page into a directory.
     ///
-    /// `hashline man | man -l -` shows it; `hashline man > ~/.local/share/man/man1/hashline.1`
-    /// installs it for `man hashline`.
-    Man,
+    /// `hashline man | man -l -` shows the top page, `hashline man read | man -l -` the page
+    /// of `read`; `hashline man --dir ~/.local/share/man/man1` installs every page
+    /// (hashline.1, hashline-read.1, …) for `man hashline`, `man hashline-read`.
+    Man {
+        /// The command whose page to print (`read`, `ast-edit`, `resolve-apply`, …)
+        /// [default: the top-level page].
+        #[arg(value_name = "COMMAND")]
+        command: Option<String>,
+        /// Write every page into this directory (created if missing) instead.
+        #[arg(long, value_name = "DIR", conflicts_with = "command")]
+        dir: Option<PathBuf>,
+    },
     /// Print a grammar for constrained decoding.
     ///
     /// `--format lark` (llguidance, Python's lark) or `gbnf` (llama.cpp) for the hashline
@@ -248,9 +260,10 @@ pub enum Command {
     /// `replace`/`insert` header, every row as `+ROW`, lines ending in `\n`. Every patch the
     /// engine accepts can be written this way; the engine also reads the lenient spellings.
     Grammar {
-        /// The grammar's notation.
-        #[arg(long, default_value = "lark", value_parser = format_parser())]
-        format: GrammarFormat,
+        /// The grammar's notation [default: lark for hashline, json-schema for the JSON
+        /// dialects].
+        #[arg(long, value_parser = format_parser())]
+        format: Option<GrammarFormat>,
         /// The dialect whose input the grammar describes.
         #[arg(long, default_value = "hashline", value_parser = dialect_parser(ANCHORED_DIALECTS))]
         dialect: Dialect,

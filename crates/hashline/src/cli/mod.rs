@@ -15,6 +15,7 @@ use hashline::{
 };
 
 use args::{Command, ResolveCommand, StateCommand};
+use hashline::grammar::GrammarFormat;
 
 /// Run the CLI with the process's arguments.
 pub fn main() -> ExitCode {
@@ -23,12 +24,24 @@ pub fn main() -> ExitCode {
         Err(e) => return output::usage(e, args::json_requested()),
     };
     match &cli.command {
-        Command::Completions { shell } => return generate::completions(*shell),
-        Command::Man => return generate::man(),
+        Command::Completions { shell } => {
+            return output::print(&generate::completions(*shell), cli.json)
+        }
+        Command::Man { command, dir } => {
+            return output::print(&generate::man(command.as_deref(), dir.as_deref()), cli.json)
+        }
         _ => {}
     }
     if let Command::Grammar { format, dialect } = &cli.command {
-        return output::print(&hashline::grammar::response(*dialect, *format), cli.json);
+        // The notation each dialect has: Lark for the hashline language, a JSON Schema for
+        // a JSON request.
+        let format = format.unwrap_or(match dialect {
+            hashline::Dialect::HashJson | hashline::Dialect::LineidJson => {
+                GrammarFormat::JsonSchema
+            }
+            _ => GrammarFormat::Lark,
+        });
+        return output::print(&hashline::grammar::response(*dialect, format), cli.json);
     }
     let config = EngineConfig::persistent(cli.root_dir(), cli.state_dir(), cli.session_name());
     let session = match Session::open(config) {
@@ -156,7 +169,7 @@ pub fn main() -> ExitCode {
         Command::Grammar { .. }
         | Command::Mcp { .. }
         | Command::Completions { .. }
-        | Command::Man => return ExitCode::SUCCESS,
+        | Command::Man { .. } => return ExitCode::SUCCESS,
     };
     output::print(&response, cli.json)
 }

@@ -200,11 +200,17 @@ fn kind(v: &serde_json::Value) -> &'static str {
     }
 }
 
-/// The call's dialect: its own `dialect` argument, else the server's.
+/// The call's dialect: its own `dialect` argument, else the server's. Only the dialects of the
+/// tools' input schema (`hashline`, `hash-json`, `lineid-json`) are taken.
 fn pick(server: Dialect, call: Option<&str>) -> Result<Dialect, String> {
     match call {
         None => Ok(server),
-        Some(name) => name.parse(),
+        Some(name) => match name.parse() {
+            Ok(d @ (Dialect::Hashline | Dialect::HashJson | Dialect::LineidJson)) => Ok(d),
+            _ => Err(format!(
+                "unknown dialect `{name}`: use hashline, hash-json or lineid-json"
+            )),
+        },
     }
 }
 
@@ -254,6 +260,11 @@ mod tests {
                 "read",
                 serde_json::json!({"path": "a", "dialect": "yaml"}),
                 "unknown dialect",
+            ),
+            (
+                "edit",
+                serde_json::json!({"patch": "x", "dialect": "str-replace"}),
+                "unknown dialect `str-replace`",
             ),
             (
                 "edit",

@@ -109,7 +109,7 @@ fn edit_schema() -> Value {
     json!({
         "type": "object",
         "properties": {
-            "patch": {"type": "string", "description": "The whole patch: hashline patch text, or the JSON request of a JSON dialect as one string."},
+            "patch": {"type": "string", "description": "The whole patch: hashline patch text, or the JSON request of a JSON dialect as one string (an object is taken as its JSON text)."},
             "dialect": dialect_property("The patch's dialect."),
             "dry_run": {"type": "boolean", "description": "Check everything and show the diff; write nothing."},
             "allow_syntax_errors": {"type": "boolean", "description": "Let an edit that adds a syntax error land (a deliberate intermediate state)."},

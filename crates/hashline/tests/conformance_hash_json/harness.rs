@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::support::cli::Run;
 
 /// The hash-json corpus.
-pub fn corpus() -> PathBuf {
+pub fn corpus() -> Option<PathBuf> {
     crate::support::corpus::corpus("hash-json")
 }
 

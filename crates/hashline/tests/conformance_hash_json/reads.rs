@@ -90,7 +90,8 @@ fn run_read_case(case: &Path) -> Result<(), String> {
 
 #[test]
 fn read_cases_through_the_binary() {
-    let dirs = subdirs(&corpus().join("read-cases"));
+    let Some(corpus) = corpus() else { return };
+    let dirs = subdirs(&corpus.join("read-cases"));
     assert_eq!(dirs.len(), 23, "expected the 23 read cases");
     let failures: Vec<String> = dirs
         .iter()
@@ -209,7 +210,8 @@ fn file_for_raw(input: &str) -> Option<(String, usize)> {
 
 #[test]
 fn vectors_through_the_binary() {
-    let dir = corpus().join("vectors");
+    let Some(corpus) = corpus() else { return };
+    let dir = corpus.join("vectors");
     let mut inputs: Vec<PathBuf> = fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{} missing: {e}", dir.display()))
         .flatten()

@@ -71,9 +71,13 @@ pub fn fixture_inputs(dialect: Dialect) -> Vec<Input> {
 
 /// Every `patch.txt` of the hashline corpus, tags filled in (`{TAG}`, `{TAG:<path>}` become
 /// `1A2B`: the syntax does not depend on the value) and `{CWD}` set to the case's `cwd`.
+/// Empty when `../shared` is missing.
 pub fn hashline_cases() -> Vec<Input> {
     let mut out = Vec::new();
-    for case in subdirs(&corpus("hashline").join("cases")) {
+    let Some(root) = corpus("hashline") else {
+        return out;
+    };
+    for case in subdirs(&root.join("cases")) {
         let Ok(patch) = fs::read_to_string(case.join("patch.txt")) else {
             continue;
         };
@@ -90,7 +94,7 @@ pub fn hashline_cases() -> Vec<Input> {
             text.replace_range(start..start + len + 1, "1A2B");
         }
         out.push(Input {
-            name: format!("hashline {}", rel(&case, &corpus("hashline"))),
+            name: format!("hashline {}", rel(&case, &root)),
             text,
             cwd,
             accepted: None,
@@ -102,9 +106,13 @@ pub fn hashline_cases() -> Vec<Input> {
 
 /// Every `request.json` of the hash-json corpus, with its outcome (`error.txt` names the code
 /// of a refusal).
+/// Empty when `../shared` is missing.
 pub fn hash_json_cases() -> Vec<Input> {
     let mut out = Vec::new();
-    for case in subdirs(&corpus("hash-json").join("cases")) {
+    let Some(root) = corpus("hash-json") else {
+        return out;
+    };
+    for case in subdirs(&root.join("cases")) {
         let Ok(text) = fs::read_to_string(case.join("request.json")) else {
             continue;
         };
@@ -116,7 +124,7 @@ pub fn hash_json_cases() -> Vec<Input> {
                 .map(str::to_string)
         });
         out.push(Input {
-            name: format!("hash-json {}", rel(&case, &corpus("hash-json"))),
+            name: format!("hash-json {}", rel(&case, &root)),
             text,
             cwd: None,
             accepted: Some(error.is_none()),
@@ -127,9 +135,13 @@ pub fn hash_json_cases() -> Vec<Input> {
 }
 
 /// Every `request.json` of the lineid-json corpus, with its outcome (`case.json` `expect.ok`).
+/// Empty when `../shared` is missing.
 pub fn lineid_cases() -> Vec<Input> {
     let mut out = Vec::new();
-    for case in subdirs(&corpus("lineid-json").join("cases")) {
+    let Some(root) = corpus("lineid-json") else {
+        return out;
+    };
+    for case in subdirs(&root.join("cases")) {
         let Ok(text) = fs::read_to_string(case.join("request.json")) else {
             continue;
         };
@@ -138,7 +150,7 @@ pub fn lineid_cases() -> Vec<Input> {
             .and_then(|m| serde_json::from_str(&m).ok())
             .unwrap_or_default();
         out.push(Input {
-            name: format!("lineid-json {}", rel(&case, &corpus("lineid-json"))),
+            name: format!("lineid-json {}", rel(&case, &root)),
             text,
             cwd: None,
             accepted: meta["expect"]["ok"].as_bool(),

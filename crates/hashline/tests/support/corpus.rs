@@ -3,22 +3,16 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// `../shared/conformance/<dialect>`.
-pub fn corpus(dialect: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/conformance")
-        .join(dialect)
+/// `../shared/conformance/<dialect>`, or `None` when `../shared` is missing (the calling test
+/// is skipped and says so; with `CI` set it fails).
+pub fn corpus(dialect: &str) -> Option<PathBuf> {
+    super::shared::path(&format!("conformance/{dialect}"))
 }
 
-/// The sub-folders of `dir`, sorted; a missing `dir` panics with how to get the corpus.
+/// The sub-folders of `dir`, sorted; an unreadable `dir` panics.
 pub fn subdirs(dir: &Path) -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = fs::read_dir(dir)
-        .unwrap_or_else(|e| {
-            panic!(
-                "conformance folder {} missing ({e}); clone ../shared beside the repo",
-                dir.display()
-            )
-        })
+        .unwrap_or_else(|e| panic!("conformance folder {} unreadable ({e})", dir.display()))
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.is_dir())
@@ -27,9 +21,9 @@ pub fn subdirs(dir: &Path) -> Vec<PathBuf> {
     dirs
 }
 
-/// `../shared/mistakes`: the model-mistake corpus.
-pub fn mistakes() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/mistakes")
+/// `../shared/mistakes`, the model-mistake corpus, or `None` (the calling test is skipped).
+pub fn mistakes() -> Option<PathBuf> {
+    super::shared::path("mistakes")
 }
 
 /// Applies a recorded case's `manifest.json` entries to the tree at `base`: empty directories

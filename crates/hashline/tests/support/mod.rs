@@ -6,4 +6,6 @@ pub mod corpus;
 pub mod mcp;
 pub mod python;
 pub mod sandbox;
+#[path = "../../../../tests-support/shared.rs"]
+pub mod shared;
 pub mod tree;

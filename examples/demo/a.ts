@@ -1,0 +1,4 @@
+const X = "a";
+const Y = X;
+
+console.log(X);
