@@ -133,6 +133,42 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
     if tail == 1 && !(n == 1 && head == 1) {
         one(n, after, "after");
     }
+    if let Some(i) = doubled_row(s, edit) {
+        warnings.push(format!(
+            "[W_REPEATED_LINE] rows {} and {} of {} are the same line ({}), which the file never \
+             has twice in a row; if that was not meant, remove the duplicate",
+            i + 1,
+            i + 2,
+            (s.label)(edit),
+            quote(rows[i].trim_end())
+        ));
+    }
+}
+
+/// The first of two neighbouring rows at either end of a replace that are both the range's own
+/// line at that end (something beyond a closer): the payload restates that line as context
+/// and then echoes it (a str-replace `new_str` that repeats its first context line), where the
+/// text read never has that line twice in a row. Rows doubled elsewhere are left alone: real
+/// code and test data repeat lines on purpose.
+fn doubled_row(s: &Subject<'_>, edit: &Edit) -> Option<usize> {
+    let (start, end) = Subject::replaced(edit)?;
+    let rows = &edit.rows;
+    let n = rows.len();
+    let doubled = |i: usize, line: usize| {
+        rows[i] == rows[i + 1]
+            && rows[i] == s.line(line)
+            && substantial(std::iter::once(rows[i].as_str()))
+    };
+    let i = if n >= 2 && doubled(0, start) {
+        0
+    } else if n >= 2 && doubled(n - 2, end) {
+        n - 2
+    } else {
+        return None;
+    };
+    let row = rows[i].as_str();
+    let twice = (1..s.line_count()).any(|k| s.line(k) == row && s.line(k + 1) == row);
+    (!twice).then_some(i)
 }
 
 /// A blank row at one end of the rows next to blank line `line` (below the rows when `below`):

@@ -429,3 +429,22 @@ fn a_refusal_is_applied_as_sent_when_asked_with_a_coded_warning() {
         "{got:?}"
     );
 }
+
+#[test]
+fn two_equal_neighbouring_rows_are_warned_unless_the_file_has_them() {
+    // A str-replace `new_str` that repeats its first context line.
+    let got = run(
+        "m.go",
+        GO,
+        vec![replace(4, 5, &["\tx := 1", "\tx := 1", "\ty := 3"])],
+    )
+    .expect("lands");
+    assert!(
+        got[0].starts_with("[W_REPEATED_LINE] rows 1 and 2 of replace 4..5"),
+        "{got:?}"
+    );
+    // A file that already doubles that line: deliberate.
+    let go = "func f() {\n\tt.Run()\n\tt.Run()\n}\n";
+    let got = run("m.go", go, vec![replace(3, 3, &["\tt.Run()", "\tt.Run()"])]).expect("lands");
+    assert!(got.is_empty(), "{got:?}");
+}
