@@ -80,6 +80,6 @@ pub use hashline_core::ErrorCode;
 pub use hashline_state::PruneRule;
 pub use session::{Response, Session, JSON_SCHEMA_VERSION};
 pub use state::{
-    auto_prune_rule, parse_age, parse_bytes, DatabaseReport, SessionReport, StateAction,
-    StateOutcome, DEFAULT_MAX_AGE, DEFAULT_MAX_BYTES,
+    auto_prune_rule, env_problems, parse_age, parse_bytes, DatabaseReport, SessionReport,
+    StateAction, StateOutcome, DEFAULT_MAX_AGE, DEFAULT_MAX_BYTES,
 };

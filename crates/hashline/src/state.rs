@@ -18,9 +18,33 @@ pub const DEFAULT_MAX_AGE: Duration = Duration::from_secs(30 * 24 * 60 * 60);
 /// dropped first) unless `HASHLINE_STATE_MAX_BYTES` says otherwise.
 pub const DEFAULT_MAX_BYTES: u64 = 256 * 1024 * 1024;
 
+/// What is wrong with each set `HASHLINE_*` variable (the file layer's and the state's), one
+/// sentence each; empty when every one is unset or valid. The CLI refuses to run with any
+/// (`E_USAGE`, exit 2) rather than fall back to a default or overflow.
+pub fn env_problems() -> Vec<String> {
+    let mut out = hashline_apply::fs::env_problems();
+    let var = |name: &str| std::env::var(name).ok().map(|v| v.trim().to_string());
+    if let Some(v) = var("HASHLINE_STATE_MAX_AGE").filter(|v| v != "off") {
+        if humantime::parse_duration(&v).is_err() {
+            out.push(format!(
+                "HASHLINE_STATE_MAX_AGE={v:?} is not a duration (such as 30d or 12h) or off"
+            ));
+        }
+    }
+    if let Some(v) = var("HASHLINE_STATE_MAX_BYTES").filter(|v| v != "off") {
+        if parse_size::parse_size(&v).is_err() {
+            out.push(format!(
+                "HASHLINE_STATE_MAX_BYTES={v:?} is not a size (such as 256MiB) or off"
+            ));
+        }
+    }
+    out
+}
+
 /// The bounds of the automatic pruning: `HASHLINE_STATE_MAX_AGE` (a duration such as `30d` or
 /// `12h`; default 30 days) and `HASHLINE_STATE_MAX_BYTES` (a size such as `256MiB`; default
-/// 256 MiB); `off` turns a bound off, an unreadable value keeps the default.
+/// 256 MiB); `off` turns a bound off, an unreadable value keeps the default (the CLI refuses
+/// one first: [`env_problems`]).
 pub fn auto_prune_rule() -> PruneRule {
     let var = |name: &str| std::env::var(name).ok().map(|v| v.trim().to_string());
     let age = match var("HASHLINE_STATE_MAX_AGE").as_deref() {

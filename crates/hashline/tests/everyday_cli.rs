@@ -324,3 +324,36 @@ fn a_refused_patch_of_several_files_says_nothing_was_written() {
     assert_eq!(out.code, 1);
     assert!(!out.stdout.contains("Nothing was written"), "{out:?}");
 }
+
+#[test]
+fn environment_values_out_of_range_are_refused_before_anything_runs() {
+    let sb = Sandbox::new();
+    sb.put("f.txt", b"a\n");
+    let (root, state) = (sb.root.to_string_lossy(), sb.state.to_string_lossy());
+    let read = ["--root", &root, "--state", &state, "read", "f.txt"];
+    // A lock wait of 1e30 seconds used to overflow (exit 101 on every write).
+    for (k, v) in [
+        ("HASHLINE_LOCK_TIMEOUT", "1e30"),
+        ("HASHLINE_LOCK_TIMEOUT", "-1"),
+        ("HASHLINE_UNDO_MAX_CALLS", "many"),
+        ("HASHLINE_MAX_FILE_BYTES", "1.5"),
+        ("HASHLINE_STATE_MAX_AGE", "forever"),
+        ("HASHLINE_STATE_MAX_BYTES", "lots"),
+    ] {
+        let (out, err, code) = bare(&read, &[(k, v)]);
+        assert_eq!(code, 2, "{k}={v}: {out}{err}");
+        assert!(
+            err.contains("[E_USAGE]") && err.contains(k),
+            "{k}={v}: {err}"
+        );
+        assert!(!sb.state.exists(), "{k}={v}: the state was touched");
+    }
+    // Values in range run as before.
+    let env = [
+        ("HASHLINE_LOCK_TIMEOUT", "2.5"),
+        ("HASHLINE_STATE_MAX_AGE", "off"),
+    ];
+    let (out, err, code) = bare(&read, &env);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("1:a"), "{out}");
+}

@@ -120,14 +120,18 @@ pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(30);
 /// The environment variable that sets the lock wait, in seconds (fractions allowed).
 pub const LOCK_TIMEOUT_ENV: &str = "HASHLINE_LOCK_TIMEOUT";
 
-/// How long a lock is waited for: `HASHLINE_LOCK_TIMEOUT` seconds if set to a number, else
-/// [`DEFAULT_LOCK_TIMEOUT`].
+/// The longest lock wait `HASHLINE_LOCK_TIMEOUT` may set: one day.
+pub const MAX_LOCK_TIMEOUT: Duration = Duration::from_secs(86_400);
+
+/// How long a lock is waited for: `HASHLINE_LOCK_TIMEOUT` seconds if set to a number (held to
+/// [`MAX_LOCK_TIMEOUT`]), else [`DEFAULT_LOCK_TIMEOUT`]. The CLI refuses a value out of range
+/// before it runs ([`super::env_problems`]).
 pub fn lock_timeout() -> Duration {
     std::env::var(LOCK_TIMEOUT_ENV)
         .ok()
         .and_then(|v| v.trim().parse::<f64>().ok())
         .filter(|s| s.is_finite() && *s >= 0.0)
-        .map_or(DEFAULT_LOCK_TIMEOUT, Duration::from_secs_f64)
+        .map_or(DEFAULT_LOCK_TIMEOUT, super::env::bounded_secs)
 }
 
 /// Takes `file`'s exclusive lock, polling until `timeout` has passed.

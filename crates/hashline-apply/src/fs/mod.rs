@@ -22,6 +22,7 @@
 mod attrs;
 mod beneath;
 mod content;
+mod env;
 mod error;
 mod journal;
 mod lock;
@@ -35,8 +36,11 @@ mod workspace;
 
 pub use beneath::{max_file_bytes, DEFAULT_MAX_FILE_BYTES, MAX_FILE_BYTES_ENV};
 pub use content::Content;
+pub use env::env_problems;
 pub use error::FsError;
-pub use lock::{lock_timeout, LockGuard, DEFAULT_LOCK_TIMEOUT, LOCK_SLOTS, LOCK_TIMEOUT_ENV};
+pub use lock::{
+    lock_timeout, LockGuard, DEFAULT_LOCK_TIMEOUT, LOCK_SLOTS, LOCK_TIMEOUT_ENV, MAX_LOCK_TIMEOUT,
+};
 pub use recover::Recovery;
 pub use transaction::Transaction;
 pub use undo::{UndoEntry, Undone, UndoneFile};

@@ -43,6 +43,14 @@ pub fn main() -> ExitCode {
         });
         return output::print(&hashline::grammar::response(*dialect, format), cli.json);
     }
+    let problems = hashline::env_problems();
+    if !problems.is_empty() {
+        let message = format!(
+            "[E_USAGE] {}; unset the variable or give it a value in range. Nothing was run.",
+            problems.join("; ")
+        );
+        return output::failure(hashline::ErrorCode::Usage, message, cli.json);
+    }
     let config = EngineConfig::persistent(cli.root_dir(), cli.state_dir(), cli.session_name());
     let session = match Session::open(config) {
         Ok(session) => session,
