@@ -1,12 +1,13 @@
 //! Indentation that does not fit where the payload lands: spaces in a block indented with tabs
 //! (and the reverse), rows dropped below the indentation of everything around them, every row
-//! shifted by one column (a `+ TEXT` diff habit).
+//! shifted by one column (a `+ TEXT` diff habit). The rules of block structure (a row under an
+//! opener, above a closer, inside brackets, within braces) are in `indent_block`.
 
 use hashline_core::{Edit, ErrorCode};
 
-use super::layout::Start;
-use super::lexical::{code_part, indent, is_blank, width, Family};
-use super::scope::{Above, Ix};
+use super::indent_block::{above_closer, braced, inside_brackets, under_opener};
+use super::lexical::{indent, is_blank, width, Family};
+use super::scope::Ix;
 use super::{refuse, GuardRefusal, Subject};
 
 /// Lines on each side of an edit that show the block's indentation style.
@@ -154,62 +155,11 @@ fn deliberate_dedent(ix: &Ix<'_, '_>, row: usize) -> bool {
     next_ok && level == row
 }
 
-fn lost(row: usize, floor: usize) -> String {
+pub(super) fn lost(row: usize, floor: usize) -> String {
     format!(
         "the rows are indented {row} columns, less than the {floor} of the lines around and \
          under the edit (indentation lost?)"
     )
-}
-
-/// [`dropped`] with braces: each row at `floor` or deeper, where a row that closes a block
-/// opened above the edit lowers the floor to that block's indentation.
-fn braced(ix: &Ix<'_, '_>, mut floor: usize) -> Option<String> {
-    let family = Family::of(ix.s.path);
-    let mut depth = 0usize;
-    let mut closed = 0usize;
-    let mut blocks: Vec<usize> = Vec::new();
-    for (i, row) in ix.edit.rows.iter().enumerate() {
-        if is_blank(row) {
-            continue;
-        }
-        let w = width(row, 4);
-        let at_start = floor;
-        let mut leading = true;
-        let mut closes_first = false;
-        for c in code_part(row, family).trim_start().chars() {
-            match c {
-                '(' | '[' | '{' => {
-                    depth += 1;
-                    leading = false;
-                }
-                ')' | ']' | '}' if depth > 0 => depth -= 1,
-                ')' | ']' | '}' => {
-                    closed += 1;
-                    if blocks.len() < closed {
-                        blocks = ix.open_blocks(closed + 4);
-                    }
-                    let want = blocks.get(closed - 1).copied().unwrap_or(0);
-                    if leading {
-                        closes_first = true;
-                        if w < want {
-                            return Some(format!(
-                                "row {} closes a block opened above the edit at {want} columns, \
-                                 but is indented {w} (indentation lost?)",
-                                i + 1
-                            ));
-                        }
-                    }
-                    floor = floor.min(want);
-                }
-                c if c.is_whitespace() => {}
-                _ => leading = false,
-            }
-        }
-        if !closes_first && w < at_start {
-            return Some(lost(w, at_start));
-        }
-    }
-    None
 }
 
 /// A Python `def` at column 0 whose first parameter is `self` or `cls`: a method whose
@@ -257,202 +207,6 @@ fn below_first_row(s: &Subject<'_>, edit: &Edit) -> Option<String> {
                 i + 1
             ));
         }
-    }
-    None
-}
-
-/// With braces, rows right above a line that starts by closing a block (`}`, `)`, `]`), in
-/// a file that indents that block's body (the line above the rows is deeper than the
-/// closer), rows that leave no block open: the rows sit inside that block, so deeper than
-/// its closer, and after a `}`
-/// that ends a sibling block at least at that sibling's level, until a row closes a block
-/// opened above. Labels, `case`, preprocessor lines and comments may sit anywhere.
-fn above_closer(ix: &Ix<'_, '_>) -> Option<String> {
-    let s = ix.s;
-    let family = Family::of(s.path);
-    if !matches!(family, Family::CLike | Family::Rust) {
-        return None;
-    }
-    let (before, after) = s.neighbours(&ix.edit);
-    let next = ix.nearest(after, true)?;
-    let prev = ix.nearest(before, false)?;
-    let (nl, pl) = (s.line(next), s.line(prev));
-    let code = |n: usize| !ix.start(n).text && !code_part(s.line(n), family).trim().is_empty();
-    if !code(next) || !code(prev) || !nl.trim_start().starts_with(['}', ')', ']']) {
-        return None;
-    }
-    let closer = width(nl, 4);
-    if width(pl, 4) <= closer {
-        return None;
-    }
-    let sibling = if pl.trim_start().starts_with('}') {
-        width(pl, 4)
-    } else {
-        0
-    };
-    let floor = (closer + 1).max(sibling);
-    // Rows that leave a block open may be its opener (the closer after ends their block).
-    let net = ix.edit.rows.iter().fold(0isize, |d, r| {
-        code_part(r, family).chars().fold(d, |d, ch| match ch {
-            '(' | '[' | '{' => d + 1,
-            ')' | ']' | '}' => d - 1,
-            _ => d,
-        })
-    });
-    if net > 0 {
-        return None;
-    }
-    let mut depth = 0usize;
-    for (i, row) in ix.edit.rows.iter().enumerate() {
-        let c = code_part(row, family);
-        let t = c.trim();
-        if t.is_empty() {
-            continue;
-        }
-        let free = t.starts_with("case ")
-            || t.starts_with("default")
-            || (family == Family::CLike && t.starts_with('#'))
-            || t.ends_with(':');
-        if depth == 0 && t.starts_with(['}', ')', ']']) {
-            return None;
-        }
-        if !free && width(row, 4) < floor {
-            return Some(format!(
-                "row {} is indented {} columns, but it sits inside the block that the line \
-                 after the edit closes, whose body is indented {floor} or more (indentation \
-                 lost?)",
-                i + 1,
-                width(row, 4)
-            ));
-        }
-        for ch in t.chars() {
-            match ch {
-                '(' | '[' | '{' => depth += 1,
-                ')' | ']' | '}' if depth > 0 => depth -= 1,
-                ')' | ']' | '}' => return None,
-                _ => {}
-            }
-        }
-    }
-    None
-}
-
-/// A replace's row inside open brackets (an argument, an entry), not closing them, indented
-/// less than every line it replaces and than the line after the edit, itself an entry
-/// inside the brackets: the entries of one bracket share their indentation, so the row lost
-/// its own.
-fn inside_brackets(ix: &Ix<'_, '_>) -> Option<String> {
-    let s = ix.s;
-    let family = Family::of(s.path);
-    if matches!(family, Family::Prose | Family::Data) {
-        return None;
-    }
-    let (start, end) = Subject::replaced(&ix.edit)?;
-    let (_, after) = s.neighbours(&ix.edit);
-    let next = ix.nearest(after, true)?;
-    let entry = |st: Start, l: &str| {
-        st.depth > 0 && !st.text && !l.trim_start().starts_with([')', ']', '}'])
-    };
-    if !entry(ix.start(next), s.line(next)) {
-        return None;
-    }
-    let floor = (start..=end)
-        .map(|n| s.line(n))
-        .filter(|l| !is_blank(l))
-        .map(|l| width(l, 4))
-        .min()?
-        .min(width(s.line(next), 4));
-    ix.edit.rows.iter().enumerate().find_map(|(i, r)| {
-        let w = width(r, 4);
-        (!is_blank(r) && entry(ix.rows[i], r) && w < floor).then(|| {
-            format!(
-                "row {} is an entry inside open brackets indented {w} columns, less than the \
-                 {floor} of the entries it replaces and follows (indentation lost?)",
-                i + 1
-            )
-        })
-    })
-}
-
-/// Whether `line` (starting at `st`) opens a block whose body must be indented deeper: it
-/// ends with `{` (or, in Python, with `:` outside brackets), outside strings and comments.
-fn opens_block(line: &str, st: Start, family: Family, python: bool) -> bool {
-    // Blanking strings and cutting comments never adds a `{` or `:`: a line without one opens
-    // nothing (most lines; this check runs on lines around every edit).
-    if st.text || st.ends_in_text || !(line.contains('{') || (python && line.contains(':'))) {
-        return false;
-    }
-    let code = code_part(line, family);
-    let code = code.trim_end();
-    code.ends_with('{') || (python && st.depth_end == 0 && code.ends_with(':'))
-}
-
-/// A row right after a block opener (a payload row, or for the first row the line above the
-/// edit) that is not indented deeper than the opener's statement, and is not a closer or a
-/// `case`.
-fn under_opener(ix: &Ix<'_, '_>) -> Option<String> {
-    let s = ix.s;
-    let family = Family::of(s.path);
-    if matches!(family, Family::Prose | Family::Data)
-        || s.path.ends_with(".yaml")
-        || s.path.ends_with(".yml")
-    {
-        return None;
-    }
-    let python = s.path.ends_with(".py") || s.path.ends_with(".pyi");
-    let (before, after) = s.neighbours(&ix.edit);
-    let found = row_under_opener(ix, family, python)?;
-    // Only where the file itself indents block bodies (some opener near the edit is followed
-    // by a deeper line): synthetic or minified code is left alone.
-    let lo = before.saturating_sub(10).max(1);
-    let hi = (after + 10).min(s.line_count());
-    let indents_blocks = (lo..hi).any(|n| {
-        opens_block(s.line(n), ix.start(n), family, python)
-            && ix
-                .nearest(n + 1, true)
-                .is_some_and(|m| width(s.line(m), 4) > width(s.line(n), 4))
-    });
-    indents_blocks.then_some(found)
-}
-
-/// The first of the edit's rows that follows a block opener without being indented deeper
-/// than the opener's statement (what [`under_opener`] reports where the file indents block
-/// bodies).
-fn row_under_opener(ix: &Ix<'_, '_>, family: Family, python: bool) -> Option<String> {
-    let s = ix.s;
-    // The opener's text, whether it opens a block, and its statement's indentation.
-    let mut opener: Option<(&str, bool, usize)> = ix.above().map(|a| match a {
-        Above::Line(n) => (
-            s.line(n),
-            opens_block(s.line(n), ix.start(n), family, python),
-            ix.statement_width(n),
-        ),
-        Above::Row(r) => (
-            r,
-            opens_block(r, Start::default(), family, python),
-            width(r, 4),
-        ),
-    });
-    for (i, row) in ix.edit.rows.iter().enumerate() {
-        if is_blank(row) {
-            continue;
-        }
-        if let Some((open, true, base)) = opener {
-            let t = row.trim_start();
-            let resumes = t.starts_with(['}', ')', ']'])
-                || t.starts_with("case ")
-                || t.starts_with("default:")
-                || t.starts_with("default ");
-            if !resumes && width(row, 4) <= base {
-                return Some(format!(
-                    "row {} is not indented under `{}`, which opens a block",
-                    i + 1,
-                    open.trim()
-                ));
-            }
-        }
-        let opens = opens_block(row, ix.rows[i], family, python);
-        opener = Some((row, opens, ix.row_statement_width(i)));
     }
     None
 }

@@ -24,6 +24,7 @@ mod boundary;
 mod echo;
 mod edges;
 mod indent;
+mod indent_block;
 mod layout;
 mod leftover;
 mod lexical;
