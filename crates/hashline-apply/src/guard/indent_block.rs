@@ -202,14 +202,14 @@ pub(super) fn under_opener(ix: &Ix<'_, '_>) -> Option<String> {
     let (before, after) = s.neighbours(&ix.edit);
     let found = row_under_opener(ix, family, python)?;
     // Only where the file itself indents block bodies (some opener near the edit is followed
-    // by a deeper line): synthetic or minified code is left alone.
+    // by a deeper line in the text as read, the lines the edit replaces included: the body it
+    // rewrites is evidence too): synthetic or minified code is left alone.
     let lo = before.saturating_sub(10).max(1);
     let hi = (after + 10).min(s.line_count());
+    let next_line = |n: usize| (n + 1..=hi).find(|&m| !is_blank(s.line(m)));
     let indents_blocks = (lo..hi).any(|n| {
         opens_block(s.line(n), ix.start(n), family, python)
-            && ix
-                .nearest(n + 1, true)
-                .is_some_and(|m| width(s.line(m), 4) > width(s.line(n), 4))
+            && next_line(n).is_some_and(|m| width(s.line(m), 4) > width(s.line(n), 4))
     });
     indents_blocks.then_some(found)
 }

@@ -238,3 +238,15 @@ fn an_entry_inside_brackets_keeps_the_entries_level() {
         Ok(vec![])
     );
 }
+
+#[test]
+fn the_only_body_near_the_edit_is_evidence_that_the_file_indents_bodies() {
+    // The one block near the edit is the one whose body the edit rewrites at column 0.
+    let js = "import x;\n\nfor (const a of b()) {\n\tf(a);\n}\n";
+    let got = run("a.js", js, vec![replace(4, 4, &["g(a);"])]);
+    assert_eq!(got, Err(ErrorCode::Indentation));
+    assert_eq!(
+        run("a.js", js, vec![replace(4, 4, &["\tg(a);"])]),
+        Ok(vec![])
+    );
+}
