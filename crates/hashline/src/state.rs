@@ -18,26 +18,33 @@ pub const DEFAULT_MAX_AGE: Duration = Duration::from_secs(30 * 24 * 60 * 60);
 /// dropped first) unless `HASHLINE_STATE_MAX_BYTES` says otherwise.
 pub const DEFAULT_MAX_BYTES: u64 = 256 * 1024 * 1024;
 
+/// The automatic pruning's two variables.
+const MAX_AGE_ENV: &str = "HASHLINE_STATE_MAX_AGE";
+const MAX_BYTES_ENV: &str = "HASHLINE_STATE_MAX_BYTES";
+
+/// A pruning bound from variable `name`: `default` when unset, `None` for `off`, else `parse`
+/// of its value; `Err` names the variable and what it accepts.
+fn bound<T>(
+    name: &str,
+    default: T,
+    parse: fn(&str) -> Result<T, String>,
+) -> Result<Option<T>, String> {
+    match std::env::var(name).ok().as_deref().map(str::trim) {
+        None => Ok(Some(default)),
+        Some("off") => Ok(None),
+        Some(v) => parse(v)
+            .map(Some)
+            .map_err(|e| format!("{name}={v:?} is not valid: {e}, or off")),
+    }
+}
+
 /// What is wrong with each set `HASHLINE_*` variable (the file layer's and the state's), one
 /// sentence each; empty when every one is unset or valid. The CLI refuses to run with any
 /// (`E_USAGE`, exit 2) rather than fall back to a default or overflow.
 pub fn env_problems() -> Vec<String> {
     let mut out = hashline_apply::fs::env_problems();
-    let var = |name: &str| std::env::var(name).ok().map(|v| v.trim().to_string());
-    if let Some(v) = var("HASHLINE_STATE_MAX_AGE").filter(|v| v != "off") {
-        if humantime::parse_duration(&v).is_err() {
-            out.push(format!(
-                "HASHLINE_STATE_MAX_AGE={v:?} is not a duration (such as 30d or 12h) or off"
-            ));
-        }
-    }
-    if let Some(v) = var("HASHLINE_STATE_MAX_BYTES").filter(|v| v != "off") {
-        if parse_size::parse_size(&v).is_err() {
-            out.push(format!(
-                "HASHLINE_STATE_MAX_BYTES={v:?} is not a size (such as 256MiB) or off"
-            ));
-        }
-    }
+    out.extend(bound(MAX_AGE_ENV, DEFAULT_MAX_AGE, parse_age).err());
+    out.extend(bound(MAX_BYTES_ENV, DEFAULT_MAX_BYTES, parse_bytes).err());
     out
 }
 
@@ -46,17 +53,9 @@ pub fn env_problems() -> Vec<String> {
 /// 256 MiB); `off` turns a bound off, an unreadable value keeps the default (the CLI refuses
 /// one first: [`env_problems`]).
 pub fn auto_prune_rule() -> PruneRule {
-    let var = |name: &str| std::env::var(name).ok().map(|v| v.trim().to_string());
-    let age = match var("HASHLINE_STATE_MAX_AGE").as_deref() {
-        Some("off") => None,
-        Some(v) => Some(humantime::parse_duration(v).unwrap_or(DEFAULT_MAX_AGE)),
-        None => Some(DEFAULT_MAX_AGE),
-    };
-    let bytes = match var("HASHLINE_STATE_MAX_BYTES").as_deref() {
-        Some("off") => None,
-        Some(v) => Some(parse_size::parse_size(v).unwrap_or(DEFAULT_MAX_BYTES)),
-        None => Some(DEFAULT_MAX_BYTES),
-    };
+    let age = bound(MAX_AGE_ENV, DEFAULT_MAX_AGE, parse_age).unwrap_or(Some(DEFAULT_MAX_AGE));
+    let bytes =
+        bound(MAX_BYTES_ENV, DEFAULT_MAX_BYTES, parse_bytes).unwrap_or(Some(DEFAULT_MAX_BYTES));
     PruneRule {
         older_than_ms: age.map(millis),
         max_bytes: bytes,

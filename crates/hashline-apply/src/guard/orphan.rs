@@ -56,13 +56,14 @@ pub(super) fn orphaned_body(s: &Subject<'_>, edit: &Edit) -> Option<String> {
         return None;
     }
     let depth = indent(s.line(body)).len();
-    // Its header in the text read: the nearest line above with less indentation.
-    let header = (1..body)
+    // Its header in the text read: the nearest line above with less indentation. Only the
+    // lines between the range and the body are blank, so when that header is one the range
+    // replaces it is found in the range (a bounded search, not one back to the top).
+    let header = (start..=end)
         .rev()
         .find(|&n| !is_blank(s.line(n)) && indent(s.line(n)).len() < depth)?;
-    let inside = (start..=end).contains(&header);
     let yaml = !s.path.ends_with(".py") && !s.path.ends_with(".pyi");
-    if !inside || !is_header(s.line(header), yaml) || !starts_in_code(s, header) {
+    if !is_header(s.line(header), yaml) || !starts_in_code(s, header) {
         return None;
     }
     // The payload may give the body a new header: a row less indented than the body. Any such

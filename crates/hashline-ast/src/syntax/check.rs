@@ -80,9 +80,10 @@ pub(super) struct Check {
     pub(super) clean: Vec<Tree>,
     /// Whether to keep those parses.
     pub(super) keep_clean: bool,
-    /// The stretches of lines the edits changed, checked against both texts (`hunks`): with
-    /// them, an error the old text already had inside the edited region no longer hides the
-    /// errors of the other stretches ([`Check::run_in`]).
+    /// The stretches of lines the edits changed, as the caller claims them (checked against
+    /// both texts, `hunks::check_out`, before use): with them, an error the old text already
+    /// had inside the edited region no longer hides the errors of the other stretches
+    /// ([`Check::run_in`]).
     pub(super) stretches: Option<Vec<hashline_core::LineChange>>,
 }
 
@@ -275,8 +276,15 @@ impl Check {
         }
         let old_region = whole_lines(before, span.start..span.old_end);
         let old_errors = errors(self.lang, before, &tree, &old_region);
-        let by_stretch = self.stretches.clone().filter(|_| within.is_none());
         let hit = old_errors.iter().any(|e| overlaps(&e.range, &old_region));
+        // The stretches are checked against the texts only here, where they are needed (a
+        // text that already had an error in the edited region): not on every check.
+        let by_stretch = match &self.stretches {
+            Some(c) if hit && within.is_none() && super::hunks::check_out(before, after, c) => {
+                Some(c.clone())
+            }
+            _ => None,
+        };
         if hit && by_stretch.is_none() {
             return Ok(Some(None));
         }
@@ -309,46 +317,73 @@ impl Check {
     }
 }
 
-/// The rows `range` (bytes of `text`) spans: first and last, 0-based.
-fn rows_of(text: &str, range: &Range<usize>) -> Range<usize> {
-    let row =
-        |at: usize| memchr::memchr_iter(b'\n', &text.as_bytes()[..at.min(text.len())]).count();
-    row(range.start)..row(range.end) + 1
+/// The 0-based row of each byte offset of `text`, by binary search of its line starts (one scan
+/// of the text, however many errors are placed).
+struct Rows(Vec<usize>);
+
+impl Rows {
+    fn of(text: &str) -> Rows {
+        let starts =
+            std::iter::once(0).chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+        Rows(starts.collect())
+    }
+
+    fn at(&self, byte: usize) -> usize {
+        self.0.partition_point(|&s| s <= byte).saturating_sub(1)
+    }
+
+    /// The rows `range` spans: first and last, 0-based.
+    fn span(&self, range: &Range<usize>) -> Range<usize> {
+        self.at(range.start)..self.at(range.end) + 1
+    }
 }
 
 /// The first error of `found` (in `after`) that no error of `old` (in `before`) accounts for,
 /// told by the stretches of changed lines: an error on an unchanged line is old when an old
 /// error covers that line; one inside a stretch is old when an old error reached into the lines
 /// that stretch replaced (or the line on either side); any error the parser words as it worded
-/// one of the old text's is old too. Used when an error of the old text lies
-/// in the edited region, where a comparison of one span would give up.
+/// one of the old text's is old too. Used when an error of the old text lies in the edited
+/// region, where a comparison of one span would give up. Linear in the errors (sorted rows,
+/// binary searches), not their product.
 fn first_new_by_stretch(
     (before, after): (&str, &str),
     changes: &[hashline_core::LineChange],
     old: &[Found],
     found: Vec<Found>,
 ) -> Option<Found> {
-    let old_rows: Vec<Range<usize>> = old.iter().map(|e| rows_of(before, &e.range)).collect();
+    let old_at = Rows::of(before);
+    // The rows the old errors cover, merged into sorted disjoint stretches.
+    let mut spans: Vec<Range<usize>> = old.iter().map(|e| old_at.span(&e.range)).collect();
+    spans.sort_unstable_by_key(|r| r.start);
+    let mut covers: Vec<Range<usize>> = Vec::with_capacity(spans.len());
+    for r in spans {
+        match covers.last_mut() {
+            Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+            _ => covers.push(r),
+        }
+    }
     let covered = |rows: Range<usize>| {
-        old_rows
-            .iter()
-            .any(|r| r.start < rows.end && rows.start < r.end)
+        let at = covers.partition_point(|c| c.end <= rows.start);
+        covers.get(at).is_some_and(|c| c.start < rows.end)
     };
     // The same complaint as one of the old text's (a construct the grammar does not know, such
     // as Rust's `try!`, written again): not an error the edits made.
-    let known = |e: &Found| old.iter().any(|o| o.what == e.what);
-    found.into_iter().filter(|e| !known(e)).find(|e| {
-        let rows = rows_of(after, &e.range);
-        let row = e.point.row;
-        match super::hunks::old_row(changes, row) {
-            Some(r) => !covered(r..r + 1),
-            None => {
-                let at = changes.partition_point(|c| c.new.end <= row);
-                let Some(c) = changes.get(at) else {
-                    return !covered(rows);
-                };
-                !covered(c.old.start.saturating_sub(1)..c.old.end + 1)
+    let known: std::collections::HashSet<&str> = old.iter().map(|o| o.what.as_str()).collect();
+    let new_at = Rows::of(after);
+    found
+        .into_iter()
+        .filter(|e| !known.contains(e.what.as_str()))
+        .find(|e| {
+            let row = e.point.row;
+            match super::hunks::old_row(changes, row) {
+                Some(r) => !covered(r..r + 1),
+                None => {
+                    let at = changes.partition_point(|c| c.new.end <= row);
+                    match changes.get(at) {
+                        Some(c) => !covered(c.old.start.saturating_sub(1)..c.old.end + 1),
+                        None => !covered(new_at.span(&e.range)),
+                    }
+                }
             }
-        }
-    })
+        })
 }

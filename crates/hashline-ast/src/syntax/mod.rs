@@ -209,9 +209,7 @@ pub fn inspect_in(
     check.cancel = cancel.cloned();
     check.keep_clean = layout && !changes.is_empty();
     let sized = after.len() > WINDOW_ABOVE && before.len() <= MAX_BYTES && after.len() <= MAX_BYTES;
-    if !changes.is_empty() && hunks::check_out(before, after, changes) {
-        check.stretches = Some(changes.to_vec());
-    }
+    check.stretches = (!changes.is_empty()).then(|| changes.to_vec());
     let mut issue = None;
     let mut settled = false;
     if !changes.is_empty() && sized {
