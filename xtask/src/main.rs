@@ -50,6 +50,7 @@ mod bench_scale;
 mod bench_stale;
 mod dist;
 mod tidy;
+mod tidy_fs;
 
 use std::process::{Command, ExitCode};
 

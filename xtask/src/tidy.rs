@@ -1,4 +1,6 @@
-//! `cargo xtask tidy`: the layering rule, checked from the manifests.
+//! `cargo xtask tidy` (also run by `cargo test`): the layering rule, checked from the
+//! manifests, and the file-system rule ([`crate::tidy_fs`]): library code opens files only
+//! through `hashline-fs`.
 
 use std::path::Path;
 
@@ -7,6 +9,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("hashline-core", 0),
     ("hashline-anchor", 1),
     ("hashline-syntax", 1),
+    ("hashline-fs", 1),
     ("hashline-state", 2),
     ("hashline-apply", 3),
     ("hashline-ast", 3),
@@ -44,8 +47,13 @@ pub fn run() -> Result<(), String> {
             }
         }
     }
+    problems.extend(crate::tidy_fs::problems(&root));
     if problems.is_empty() {
-        println!("tidy: layering ok ({} crates)", LAYERS.len());
+        println!(
+            "tidy: layering ok ({} crates); no std::fs outside hashline-fs but {} allowed places",
+            LAYERS.len(),
+            crate::tidy_fs::ALLOWED.len()
+        );
         Ok(())
     } else {
         Err(problems.join("\n"))
@@ -77,6 +85,15 @@ fn internal_deps(manifest: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::internal_deps;
+
+    /// `cargo test` keeps the workspace tidy: a crate of a lower layer depending on a higher
+    /// one, or library code opening files past `hashline-fs`, fails the test run.
+    #[test]
+    fn workspace_is_tidy() {
+        if let Err(problems) = super::run() {
+            panic!("cargo xtask tidy:\n{problems}");
+        }
+    }
 
     #[test]
     fn finds_internal_deps() {

@@ -4,10 +4,10 @@
 //! * [`anchors`]: the fresh anchors of an edit's changed regions (`files[].anchors`).
 //! * [`apply_patch`]: OpenAI's V4A `apply_patch` format (Codex's rules, our safety):
 //!   `edit --dialect apply-patch`.
-//! * [`fs`]: the [`fs::Workspace`] (root confinement, symlink resolution, per-file locks) and the
-//!   [`fs::Transaction`] that writes several files all or nothing, atomically each.
-//! * [`Disk`]: the file system every command runs on: the [`fs::Workspace`], a [`MemoryDisk`]
-//!   (in-memory files), or the caller's own.
+//! * [`fs`]: the `hashline-fs` crate, re-exported: the [`fs::Workspace`] (root confinement,
+//!   symlink resolution, per-file locks), the [`fs::Transaction`] that writes several files all
+//!   or nothing, and [`Disk`], the file system every command runs on (the workspace, a
+//!   [`MemoryDisk`], or the caller's own).
 //! * [`guard`]: the edit guard every dialect's edits pass before anything is written.
 //! * [`diff`]: line diffs (imara-diff), numbered/compact previews, unified diffs, and the
 //!   diff-based line provenance that keeps untouched lines' bytes.
@@ -48,7 +48,6 @@
 pub mod anchors;
 pub mod apply_patch;
 pub mod diff;
-pub mod fs;
 pub mod guard;
 pub mod hash_json;
 pub mod hashline;
@@ -59,5 +58,6 @@ mod pipeline;
 pub mod str_replace;
 
 pub use fs::Content;
+pub use hashline_fs as fs;
+pub use hashline_fs::{normalize_path, Change, Disk, Entry, MemoryDisk};
 pub use outcome::{not_recorded, warnings_block, FileOp, FileReport, Outcome};
-pub use pipeline::disk::{normalize_path, Change, Disk, Entry, MemoryDisk};

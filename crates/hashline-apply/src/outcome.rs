@@ -18,6 +18,11 @@ pub struct Outcome {
     pub warnings: Vec<String>,
     /// Per-file facts.
     pub files: Vec<FileReport>,
+    /// The undo id of the call when it wrote files and was recorded (`hashline undo ID`);
+    /// `None` when it wrote nothing or was not recorded. Reports carry it as their own `undo`
+    /// field, so it is not serialized here.
+    #[serde(skip)]
+    pub undo: Option<u64>,
 }
 
 /// What happened to one file.
@@ -66,6 +71,7 @@ impl Outcome {
     /// A success with the model-facing `text`, no warnings and no file reports.
     pub fn success(text: impl Into<String>) -> Outcome {
         Outcome {
+            undo: None,
             ok: true,
             code: None,
             text: text.into(),
@@ -77,6 +83,7 @@ impl Outcome {
     /// A refusal with `code` and the model-facing `text`.
     pub fn refused(code: ErrorCode, text: impl Into<String>) -> Outcome {
         Outcome {
+            undo: None,
             ok: false,
             code: Some(code),
             text: text.into(),

@@ -3,10 +3,10 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use hashline_apply::fs::{FsError, Target};
-use hashline_apply::{Change, Disk};
 use hashline_ast::{splice_matches, MatchEdit};
 use hashline_core::TextFile;
+use hashline_fs::{Change, Disk};
+use hashline_fs::{FsError, Target};
 
 use crate::error::QueueError;
 use crate::model::{Fingerprint, PreviewId, QueuedPreview};
@@ -30,6 +30,8 @@ pub struct Applied {
     /// under the same preview id, carried onto the written bytes. Empty when the whole preview
     /// was applied (it is removed from the queue).
     pub pending: Vec<String>,
+    /// The write's undo id (`None`: not recorded).
+    pub undo: Option<u64>,
 }
 
 impl Applied {
@@ -65,7 +67,7 @@ impl PreviewQueue {
     /// queued); every file of the preview resolves inside `ws` and, under the workspace's
     /// inter-process locks, still has the fingerprint it had at preview time
     /// ([`QueueError::Stale`]; the preview is dropped). Then every file is written through one
-    /// [`Disk::write`] (all or nothing; one [`hashline_apply::fs::Transaction`] on a workspace). The preview is then removed from the queue, or, after a
+    /// [`Disk::write`] (all or nothing; one [`hashline_fs::Transaction`] on a workspace). The preview is then removed from the queue, or, after a
     /// partial apply, keeps the matches not chosen (same id, same match ids), their byte ranges,
     /// lines and the fingerprints moved onto the bytes just written ([`Applied::pending`]).
     pub fn apply(
@@ -129,12 +131,12 @@ impl PreviewQueue {
                 replacements: edits.len(),
             });
         }
-        match ws.write(changes) {
-            Ok(()) => {}
+        let undo = match ws.write(changes) {
+            Ok(written) => written.undo,
             // Another writer that ignores hashline's locks got in between read and commit.
             Err(FsError::Changed { path }) => return Err(self.stale(&preview, vec![path])),
             Err(e) => return Err(e.into()),
-        }
+        };
         let mut warnings = Vec::new();
         let rest = remainder(&preview, &files, &picked);
         let pending: Vec<String> = rest.match_ids().map(str::to_owned).collect();
@@ -155,6 +157,7 @@ impl PreviewQueue {
             files,
             warnings,
             pending,
+            undo,
         })
     }
 

@@ -1,8 +1,8 @@
 //! [`QueueError`]: why a queue operation was refused, each with a stable [`ErrorCode`] and a
 //! message that tells the model what to do next.
 
-use hashline_apply::fs::FsError;
 use hashline_core::ErrorCode;
+use hashline_fs::FsError;
 
 use crate::model::PreviewId;
 

@@ -6,8 +6,8 @@
 //!
 //! * [`PreviewQueue::apply`] checks the fingerprint of **every** file of the preview first and
 //!   refuses a stale preview ([`QueueError::Stale`], `E_STALE_PREVIEW`) before writing anything;
-//!   otherwise it writes all files through one [`hashline_apply::Disk::write`] (all or
-//!   nothing; one [`hashline_apply::fs::Transaction`] on a workspace) and removes the
+//!   otherwise it writes all files through one [`hashline_fs::Disk::write`] (all or
+//!   nothing; one [`hashline_fs::Transaction`] on a workspace) and removes the
 //!   preview. `only` applies just the chosen matches.
 //! * [`PreviewQueue::discard`] drops a preview; [`PreviewQueue::list`] shows the pending ones.
 //!
@@ -15,7 +15,7 @@
 //! [`hashline_state::SqliteStore::connection`]) or, for in-process use, in memory.
 //!
 //! ```
-//! use hashline_apply::fs::Workspace;
+//! use hashline_fs::Workspace;
 //! use hashline_ast::{preview, RewriteRequest, Rule};
 //! use hashline_queue::PreviewQueue;
 //!

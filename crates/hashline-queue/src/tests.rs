@@ -3,8 +3,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use hashline_apply::fs::Workspace;
 use hashline_ast::{FileRewrite, MatchEdit, Preview, RewriteRequest, Rule};
+use hashline_fs::Workspace;
 use hashline_state::SqliteStore;
 
 use crate::{PreviewId, PreviewQueue, QueueError};

@@ -378,7 +378,6 @@ impl Engine {
 
     /// [`Engine::edit`] with every option.
     pub fn edit_with(&self, input: &str, dialect: Dialect, options: &EditOptions) -> Outcome {
-        let _ = self.last_undo(); // a refused call reports none
         let dry_run = options.dry_run;
         let guard = hashline_apply::guard::GuardOptions {
             syntax: Some(&self.syntax),
@@ -474,7 +473,6 @@ impl Engine {
         anchors: Anchors,
         overwrite: bool,
     ) -> Outcome {
-        let _ = self.last_undo();
         if let Err(e) = hashline_core::name::check(path) {
             return Outcome::refused(e.code(), e.to_string());
         }
@@ -494,7 +492,7 @@ impl Engine {
             Ok(t) => t,
             Err(e) => return Outcome::refused(e.code(), e.to_string()),
         };
-        let outcome = (|| -> Result<FileOp, (ErrorCode, String)> {
+        let outcome = (|| -> Result<(FileOp, Option<u64>), (ErrorCode, String)> {
             let fs = |e: FsError| (e.code(), e.to_string());
             let _guard = disk.lock(&[&target]).map_err(fs)?;
             let before = disk.read(&target).map_err(fs)?;
@@ -517,11 +515,11 @@ impl Engine {
                 expected: before.map(Into::into),
                 bytes: content.into(),
             };
-            disk.write(vec![change]).map_err(fs)?;
-            Ok(op)
+            let written = disk.write(vec![change]).map_err(fs)?;
+            Ok((op, written.undo))
         })();
-        let op = match outcome {
-            Ok(op) => op,
+        let (op, undo) = match outcome {
+            Ok(done) => done,
             Err((code, message)) => return Outcome::refused(code, message),
         };
         let text = TextFile::decode(content.to_vec());
@@ -545,6 +543,7 @@ impl Engine {
             written: true,
             anchors: Vec::new(),
         }];
+        read.undo = undo;
         read
     }
 }
@@ -570,6 +569,7 @@ impl Engine {
             text: out,
             warnings,
             files: Vec::new(),
+            undo: None,
         }
     }
 }

@@ -198,7 +198,8 @@ impl Session {
                 outcome.text = diff;
             }
         }
-        with_undo(outcome, self.engine.last_undo())
+        let undo = outcome.undo;
+        with_undo(outcome, undo)
     }
 
     /// [`Session::edit`] of input given as bytes (a file or standard input): a patch that is
@@ -234,7 +235,8 @@ impl Session {
         overwrite: bool,
     ) -> Response {
         let outcome = self.engine.write_with(path, content, anchors, overwrite);
-        with_undo(outcome, self.engine.last_undo())
+        let undo = outcome.undo;
+        with_undo(outcome, undo)
     }
 
     /// `ast-edit`: preview `rules` over `paths` and queue the preview (nothing written);
@@ -255,11 +257,10 @@ impl Session {
     /// `resolve`: apply, discard or list the queued previews. An apply that wrote carries its
     /// undo id (`undo` in the `--json` object), as `edit` and `write` do.
     pub fn resolve(&self, action: ResolveAction) -> Response {
-        let _ = self.engine.last_undo(); // a call that writes nothing reports none
         let result = self.engine.resolve(action);
         let report = ReportWithUndo {
             report: &result,
-            undo: self.engine.last_undo(),
+            undo: result.outcome.undo,
         };
         Response::new(result.outcome.clone(), &report)
     }

@@ -7,13 +7,6 @@ use hashline_core::TextFile;
 use crate::engine::Engine;
 
 impl Engine {
-    /// The undo id of the last call of this engine that wrote files (`None`: it wrote nothing
-    /// or was not recorded); forgotten once asked.
-    pub fn last_undo(&self) -> Option<u64> {
-        self.workspace()
-            .and_then(hashline_apply::fs::Workspace::take_last_undo)
-    }
-
     /// `undo [ID]`: restores the exact prior bytes and mode of every file call `id` (`None`:
     /// this session's newest) changed, all or nothing, refusing if any changed since; records
     /// the restored texts in the session.
@@ -72,6 +65,7 @@ impl Engine {
             text,
             warnings,
             files,
+            undo: None,
         }
     }
 

@@ -97,6 +97,7 @@ fn run(
         .map(|d| report(d, !opts.dry_run, !opts.skip_anchors))
         .collect();
     Ok(Outcome {
+        undo: done.first().and_then(|d| d.undo),
         ok: true,
         code: None,
         text,

@@ -93,6 +93,7 @@ fn run(
     if done.noop {
         let text = noop(path, env.return_mode, &env.return_ranges, old, &front.noops);
         return Ok(Outcome {
+            undo: None,
             ok: true,
             code: None,
             text,
@@ -118,6 +119,7 @@ fn run(
         !opts.dry_run,
     );
     Ok(Outcome {
+        undo: done.undo,
         ok: true,
         code: None,
         text,

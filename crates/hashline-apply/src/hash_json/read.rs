@@ -118,6 +118,7 @@ fn visible_lines(text: &str) -> usize {
 /// A successful read's outcome.
 fn shown(display_path: &str, text: String, tag: Option<String>) -> Outcome {
     Outcome {
+        undo: None,
         ok: true,
         code: None,
         text,
@@ -293,7 +294,6 @@ pub fn read(
     let source = match ws.entry(target) {
         Entry::Missing => Source::Missing,
         Entry::Denied => Source::Unreadable,
-        Entry::Inaccessible => Source::Inaccessible,
         Entry::Directory => Source::Directory,
         // FIFOs, sockets and devices are never opened (a FIFO would block).
         Entry::Special => Source::Special,
@@ -311,6 +311,8 @@ pub fn read(
             }
             Err(err) => return Outcome::refused(err.code(), err.to_string()),
         },
+        // Inaccessible for another reason (or a kind a later version adds).
+        _ => Source::Inaccessible,
     };
     render_parsed(path, source, offset, limit, store, &target.key)
 }

@@ -139,6 +139,7 @@ pub fn preview(
     }
     let (numbered, shown) = shown(d);
     Outcome {
+        undo: None,
         ok: true,
         code: None,
         files: vec![report(d, shown, FileOp::Update, false, false)],
@@ -186,6 +187,7 @@ fn run(disk: &dyn Disk, store: &dyn SnapshotStore, input: &str, opts: &EditOptio
     if let [only] = done.as_slice() {
         if only.noop {
             return Outcome {
+                undo: None,
                 ok: true,
                 code: None,
                 text: messages::noop(&only.target.display),
@@ -208,6 +210,7 @@ fn run(disk: &dyn Disk, store: &dyn SnapshotStore, input: &str, opts: &EditOptio
         .collect::<Vec<_>>()
         .join("\n\n");
     Outcome {
+        undo: done.first().and_then(|d| d.undo),
         ok: true,
         code: None,
         text,

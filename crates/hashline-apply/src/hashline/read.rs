@@ -58,6 +58,7 @@ pub fn read(
         + &crate::warnings_block(&warnings);
     let report = read_report(path, tag);
     Outcome {
+        undo: None,
         ok: true,
         code: None,
         text: shown,

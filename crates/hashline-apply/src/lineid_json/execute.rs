@@ -62,6 +62,7 @@ pub fn read(
         let (tag, warnings) = record_read(store, &opened.target.key, &text);
         let report = read_report(path, tag);
         Ok(Outcome {
+            undo: None,
             ok: true,
             code: None,
             text: render_read(&text, offset, limit) + &crate::warnings_block(&warnings),
@@ -188,7 +189,10 @@ fn run(
             report(req, FileOp::Update, change, written, form),
         ),
     };
-    Ok(ok(text, file))
+    Ok(Outcome {
+        undo: done.undo,
+        ..ok(text, file)
+    })
 }
 
 /// The lineid-json front end: the request's file, its anchors and autocorrections, its texts.
@@ -361,6 +365,7 @@ impl FrontEnd for LineId {
 
 fn ok(text: String, file: FileReport) -> Outcome {
     Outcome {
+        undo: None,
         ok: true,
         code: None,
         text,

@@ -9,7 +9,7 @@ use hashline_state::{SnapshotStore, StoreError};
 
 use crate::fs::{Content, FsError, Target};
 
-use super::disk::{Change, Disk};
+use super::disk::{Change, Disk, Written};
 
 /// How one staged file lands on disk.
 #[derive(Debug)]
@@ -132,12 +132,13 @@ impl CommitError {
 /// one [`Transaction`](crate::fs::Transaction); the caller holds the files' locks), then record
 /// each in the session store. Missing parent directories of created or moved-to files are
 /// created by the transaction, through directory handles (and removed again when the commit
-/// fails). `Ok` holds the store's worded failures, one list per staged file.
+/// fails). `Ok` holds the store's worded failures, one list per staged file, and what the disk
+/// said of the write (the call's undo id).
 pub(crate) fn commit(
     disk: &dyn Disk,
     staged: Vec<Staged<'_>>,
     recorder: &Recorder<'_>,
-) -> Result<Vec<Vec<String>>, CommitError> {
+) -> Result<(Vec<Vec<String>>, Written), CommitError> {
     let mut changes = Vec::with_capacity(staged.len());
     for s in &staged {
         // Borrowed bytes or a text's parts: a clone copies no text.
@@ -178,8 +179,8 @@ pub(crate) fn commit(
         .map(|s| &s.text)
         .filter(|t| t.len() >= PREPARE_BYTES)
         .collect();
-    if texts.is_empty() {
-        disk.write(changes)?;
+    let written = if texts.is_empty() {
+        disk.write(changes)?
     } else {
         let store = recorder.store;
         let (written, ()) = hashline_core::par::both(
@@ -190,9 +191,9 @@ pub(crate) fn commit(
             // Nothing will be recorded: what was prepared goes now, not at some later sweep.
             texts.iter().for_each(|t| store.discard_pieces(t));
         }
-        written?;
-    }
-    Ok(staged.iter().map(|s| recorder.landed(s)).collect())
+        written?
+    };
+    Ok((staged.iter().map(|s| recorder.landed(s)).collect(), written))
 }
 
 /// Texts (in bytes) whose recording is prepared beside the disk write: below it a thread
@@ -261,7 +262,7 @@ mod tests {
     ) -> Result<Vec<Vec<String>>, CommitError> {
         let targets: Vec<&Target> = staged.iter().map(|s| s.target).collect();
         let _guard = ws.lock(&targets)?;
-        commit(ws, staged, recorder)
+        commit(ws, staged, recorder).map(|(recorded, _)| recorded)
     }
 
     #[test]

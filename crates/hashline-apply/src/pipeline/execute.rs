@@ -95,6 +95,7 @@ pub(crate) fn execute_beside<F: FrontEnd, R: Send>(
             warnings: checked.warnings,
             old_bytes: checked.old_bytes,
             new_bytes: checked.new_bytes,
+            undo: None,
         });
     }
     front.before_commit(&done)?;
@@ -116,8 +117,12 @@ pub(crate) fn execute_beside<F: FrontEnd, R: Send>(
     }
     let (committed, r) =
         hashline_core::par::both(|| commit(disk, store, front, &done), || beside(&done));
-    for (i, warnings) in committed? {
+    let (recorded, undo) = committed?;
+    for (i, warnings) in recorded {
         done[i].warnings.extend(warnings);
+    }
+    for d in &mut done {
+        d.undo = undo;
     }
     Ok((done, r))
 }
@@ -247,6 +252,10 @@ fn check<F: FrontEnd>(
     })
 }
 
+/// What [`commit`] did: the store's failures as warnings for each file (by index), and the
+/// call's undo id.
+type Committed = (Vec<(usize, Vec<String>)>, Option<u64>);
+
 /// Write every changed file of `done` in one transaction and record it; the store's failures
 /// are the warnings returned for each file (by index).
 fn commit<F: FrontEnd>(
@@ -254,7 +263,7 @@ fn commit<F: FrontEnd>(
     store: &dyn SnapshotStore,
     front: &F,
     done: &[Done],
-) -> Result<Vec<(usize, Vec<String>)>, F::Error> {
+) -> Result<Committed, F::Error> {
     // The transaction borrows the bytes (a plain file's are its texts): nothing is copied.
     let changed: Vec<usize> = (0..done.len()).filter(|&i| !done[i].noop).collect();
     let staged: Vec<Staged<'_>> = changed
@@ -287,9 +296,9 @@ fn commit<F: FrontEnd>(
         word: &word,
         results: front.records_result(),
     };
-    let recorded =
+    let (recorded, written) =
         super::commit::commit(disk, staged, &recorder).map_err(|e| front.commit_error(e))?;
-    Ok(changed.into_iter().zip(recorded).collect())
+    Ok((changed.into_iter().zip(recorded).collect(), written.undo))
 }
 
 #[cfg(test)]

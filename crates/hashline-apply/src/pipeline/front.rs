@@ -125,6 +125,8 @@ pub(crate) struct Done {
     pub(super) old_bytes: Option<Vec<u8>>,
     /// The bytes to write; `None`: those of `new_text`.
     pub(super) new_bytes: Option<Vec<u8>>,
+    /// The call's undo id once it was written and recorded (the same for every file of it).
+    pub undo: Option<u64>,
 }
 
 impl Done {

@@ -21,7 +21,7 @@
 //! [`Edit`]: hashline_core::Edit
 
 pub(crate) mod commit;
-pub(crate) mod disk;
+pub(crate) use hashline_fs::disk;
 pub(crate) mod execute;
 pub(crate) mod files;
 pub(crate) mod front;

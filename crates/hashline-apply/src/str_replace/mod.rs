@@ -261,7 +261,10 @@ fn run(
     let form = (!opts.skip_anchors).then_some(AnchorForm::View);
     let texts = (old, &done.new_tagged(), done.changes.as_deref());
     let file = change_report(&shown, op, texts, (first, form), !opts.dry_run);
-    Ok(ok(text, file))
+    Ok(Outcome {
+        undo: done.undo,
+        ..ok(text, file)
+    })
 }
 
 /// `view`: a directory's listing, or the file's numbered lines (recorded as a read).
@@ -357,6 +360,7 @@ fn view_range(
 
 fn ok(text: String, file: FileReport) -> Outcome {
     Outcome {
+        undo: None,
         ok: true,
         code: None,
         text,

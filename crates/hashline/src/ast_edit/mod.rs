@@ -176,6 +176,7 @@ impl Engine {
             files: written,
             mut warnings,
             pending,
+            undo,
         } = applied;
         let mut headers = Vec::new();
         let mut files = Vec::new();
@@ -228,7 +229,10 @@ impl Engine {
             ));
         }
         ResolveOutcome {
-            outcome: success_with(text, warnings, files),
+            outcome: Outcome {
+                undo,
+                ..success_with(text, warnings, files)
+            },
             resolve: ResolveReport {
                 action: "apply",
                 id: Some(preview.id),

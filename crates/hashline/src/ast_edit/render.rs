@@ -188,6 +188,7 @@ pub(super) fn success_with(text: String, warnings: Vec<String>, files: Vec<FileR
         text: with_warnings(text, &warnings),
         warnings,
         files,
+        undo: None,
     }
 }
 

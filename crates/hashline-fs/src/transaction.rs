@@ -6,6 +6,7 @@ use std::path::Path;
 
 use super::attrs::Attrs;
 use super::content::Content;
+use super::disk::Written;
 use super::stage::{self, Existing, Found, Op};
 use super::workspace::{Target, Workspace};
 use super::FsError;
@@ -140,8 +141,8 @@ impl<'a> Transaction<'a> {
     /// The caller should hold [`Workspace::lock`] on every target from its read to here.
     ///
     /// When the workspace has an undo log (and this is not [`Transaction::unlogged`]), the
-    /// call's old bytes are kept there and its id is left for [`Workspace::take_last_undo`].
-    pub fn commit(self, ws: &Workspace) -> Result<(), FsError> {
+    /// call's old bytes are kept there, and the returned [`Written`] carries its undo id.
+    pub fn commit(self, ws: &Workspace) -> Result<Written, FsError> {
         let log = if self.unlogged {
             None
         } else {
@@ -149,8 +150,7 @@ impl<'a> Transaction<'a> {
         };
         let ops = self.validate(ws)?;
         let id = stage::run(ws.root(), &ws.journal_dir(), ops, log)?;
-        ws.set_last_undo(id);
-        Ok(())
+        Ok(Written::with_undo(id))
     }
 
     /// Checks every change against the disk and turns it into low-level operations.

@@ -1,5 +1,9 @@
-//! The file system seam: where a request's paths land and how changes reach the disk.
+//! The file system seam of hashline: where a request's paths land and how changes reach the
+//! disk. It sits below the engine (`hashline-apply`) and the preview queue; no other library
+//! crate opens files for writing.
 //!
+//! * [`Disk`]: the file system every command runs on: the [`Workspace`], a [`MemoryDisk`]
+//!   (in-memory files), or the caller's own; [`Change`] is one change of a [`Disk::write`].
 //! * [`Workspace`]: the canonical root every path is confined to; [`Workspace::resolve`] turns a
 //!   request path into a [`Target`] (symlink chains followed component by component, refusing
 //!   any step that leaves the root), [`Workspace::read`] reads it, [`Workspace::lock`] takes
@@ -22,6 +26,7 @@
 mod attrs;
 mod beneath;
 mod content;
+pub mod disk;
 mod env;
 mod error;
 mod journal;
@@ -36,6 +41,7 @@ mod workspace;
 
 pub use beneath::{max_file_bytes, DEFAULT_MAX_FILE_BYTES, MAX_FILE_BYTES_ENV};
 pub use content::Content;
+pub use disk::{normalize_path, Change, Disk, Entry, MemoryDisk, Written};
 pub use env::env_problems;
 pub use error::FsError;
 pub use lock::{

@@ -2,7 +2,6 @@
 
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 
 use super::beneath;
 use super::lock::{self, LockGuard};
@@ -21,8 +20,6 @@ pub struct Workspace {
     journal_dir: Option<PathBuf>,
     /// Where committed calls are recorded for `undo` (none: not recorded).
     pub(super) undo: Option<UndoLog>,
-    /// The undo id of the last transaction committed through this workspace (or a clone).
-    last_undo: Arc<Mutex<Option<u64>>>,
 }
 
 /// A resolved path: where a request's path lands on disk.
@@ -63,7 +60,6 @@ impl Workspace {
             lock_dir: None,
             journal_dir: None,
             undo: None,
-            last_undo: Arc::default(),
         })
     }
 
@@ -91,19 +87,6 @@ impl Workspace {
         Workspace {
             undo: Some(UndoLog::new(dir, session)),
             ..self
-        }
-    }
-
-    /// The undo id of the last transaction committed through this workspace (or a clone of
-    /// it), and forgets it; `None` when it was not recorded (or nothing was committed).
-    pub fn take_last_undo(&self) -> Option<u64> {
-        self.last_undo.lock().ok().and_then(|mut slot| slot.take())
-    }
-
-    /// Remembers the undo id of the transaction just committed.
-    pub(super) fn set_last_undo(&self, id: Option<u64>) {
-        if let Ok(mut slot) = self.last_undo.lock() {
-            *slot = id;
         }
     }
 

@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
-use hashline_apply::fs::{FsError, Transaction, Workspace};
 use hashline_core::ErrorCode;
+use hashline_fs::{FsError, Transaction, Workspace};
 
 fn workspace() -> (tempfile::TempDir, Workspace) {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -9,7 +9,7 @@ use std::sync::{Mutex, MutexGuard};
 
 pub use hashline_core::name::normalize_path;
 
-use crate::fs::{Content, FsError, LockGuard, Target, Transaction, Workspace};
+use crate::{Content, FsError, LockGuard, Target, Transaction, Workspace};
 
 /// What a resolved name is on the file system.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,8 +106,26 @@ pub trait Disk: Send + Sync {
     fn children(&self, dir: &Path) -> Vec<(String, bool)>;
     /// The directory absolute request paths are made relative to, if any.
     fn cwd(&self) -> Option<String>;
-    /// Apply every change, all or nothing (the caller holds their locks).
-    fn write(&self, changes: Vec<Change<'_>>) -> Result<(), FsError>;
+    /// Apply every change, all or nothing (the caller holds their locks); what was written
+    /// says under which undo id the call was recorded, if it was.
+    fn write(&self, changes: Vec<Change<'_>>) -> Result<Written, FsError>;
+}
+
+/// What a [`Disk::write`] (or a [`Transaction::commit`]) did beyond writing: the id under
+/// which the call's old bytes were recorded for undo. It travels with the call's result, so
+/// calls of several threads on one disk never see each other's ids.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Written {
+    /// The call's undo id (`None`: not recorded, e.g. a disk with no undo log).
+    pub undo: Option<u64>,
+}
+
+impl Written {
+    /// A write recorded under undo id `undo` (`None`: not recorded).
+    pub fn with_undo(undo: Option<u64>) -> Written {
+        Written { undo }
+    }
 }
 
 impl Disk for Workspace {
@@ -159,7 +177,7 @@ impl Disk for Workspace {
         Some(self.root().display().to_string())
     }
 
-    fn write(&self, changes: Vec<Change<'_>>) -> Result<(), FsError> {
+    fn write(&self, changes: Vec<Change<'_>>) -> Result<Written, FsError> {
         let mut tx = Transaction::new();
         for change in changes {
             match change {
@@ -329,7 +347,7 @@ impl Disk for MemoryDisk {
         None
     }
 
-    fn write(&self, changes: Vec<Change<'_>>) -> Result<(), FsError> {
+    fn write(&self, changes: Vec<Change<'_>>) -> Result<Written, FsError> {
         let mut files = self.map();
         let changed = |t: &Target| FsError::Changed {
             path: t.display.clone(),
@@ -386,7 +404,7 @@ impl Disk for MemoryDisk {
                 }
             }
         }
-        Ok(())
+        Ok(Written::default())
     }
 }
 

@@ -4,8 +4,8 @@
 use std::os::unix::fs::symlink;
 use std::path::Path;
 
-use hashline_apply::fs::{FsError, Workspace};
 use hashline_core::ErrorCode;
+use hashline_fs::{FsError, Workspace};
 
 fn setup() -> (tempfile::TempDir, Workspace) {
     let dir = tempfile::tempdir().expect("temp dir");

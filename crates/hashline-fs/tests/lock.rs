@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
-use hashline_apply::fs::{Workspace, LOCK_SLOTS};
+use hashline_fs::{Workspace, LOCK_SLOTS};
 
 fn workspace() -> (tempfile::TempDir, Workspace) {
     let dir = tempfile::tempdir().expect("temp dir");

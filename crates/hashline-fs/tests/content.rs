@@ -6,9 +6,9 @@ use std::borrow::Cow;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
-use hashline_apply::fs::{Transaction, Workspace};
-use hashline_apply::{Change, Content, Disk};
 use hashline_core::Pieces;
+use hashline_fs::{Change, Content, Disk};
+use hashline_fs::{Transaction, Workspace};
 
 /// How a change lands.
 #[derive(Debug, Clone, Copy)]

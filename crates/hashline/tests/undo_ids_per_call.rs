@@ -1,0 +1,81 @@
+//! The undo id of a call travels with the call's own result: one [`Session`] shared by 8
+//! threads, each making 200 edits of its own file, gets 1,600 distinct ids, and undoing each
+//! thread's last id puts back exactly that thread's file. (The id once went through one slot
+//! per workspace, where threads lost ids or took each other's.)
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use hashline::{Dialect, EditOptions, EngineConfig, Session};
+
+const THREADS: usize = 8;
+const EDITS: usize = 200;
+
+fn version(n: usize) -> String {
+    format!("value {n}\n")
+}
+
+/// A V4A patch that turns version `n` of `file` into version `n + 1`.
+fn bump(file: &str, n: usize) -> String {
+    format!(
+        "*** Begin Patch\n*** Update File: {file}\n@@\n-{}+{}*** End Patch\n",
+        version(n),
+        version(n + 1)
+    )
+}
+
+#[test]
+fn eight_threads_each_get_their_own_undo_ids() {
+    let root = tempfile::tempdir().expect("root");
+    let state = tempfile::tempdir().expect("state");
+    for t in 0..THREADS {
+        std::fs::write(root.path().join(format!("f{t}.txt")), version(0)).expect("write");
+    }
+    let config = EngineConfig::persistent(root.path(), state.path(), "threads");
+    let session = Arc::new(Session::open(config).expect("session"));
+    let workers: Vec<_> = (0..THREADS)
+        .map(|t| {
+            let session = Arc::clone(&session);
+            std::thread::spawn(move || {
+                let file = format!("f{t}.txt");
+                let mut ids = Vec::with_capacity(EDITS);
+                for n in 0..EDITS {
+                    let patch = bump(&file, n);
+                    let done = session.edit(&patch, Dialect::ApplyPatch, &EditOptions::default());
+                    assert!(done.outcome.ok, "{file} edit {n}: {}", done.outcome.text);
+                    let id = done.report()["undo"].as_u64();
+                    ids.push(id.unwrap_or_else(|| panic!("{file} edit {n} lost its undo id")));
+                }
+                ids
+            })
+        })
+        .collect();
+    let ids: Vec<Vec<u64>> = workers
+        .into_iter()
+        .map(|w| w.join().expect("worker"))
+        .collect();
+
+    let distinct: BTreeSet<u64> = ids.iter().flatten().copied().collect();
+    assert_eq!(distinct.len(), THREADS * EDITS, "an undo id was shared");
+    for (t, own) in ids.iter().enumerate() {
+        // A thread's ids grow: each was given when its own call committed.
+        assert!(own.windows(2).all(|w| w[0] < w[1]), "thread {t}: {own:?}");
+    }
+
+    // Undoing a thread's last id restores that thread's file, and no other.
+    for (t, own) in ids.iter().enumerate() {
+        let last = *own.last().expect("ids");
+        let undone = session.undo(Some(last));
+        assert!(undone.outcome.ok, "undo {last}: {}", undone.outcome.text);
+        for u in 0..THREADS {
+            let text =
+                std::fs::read_to_string(root.path().join(format!("f{u}.txt"))).expect("read");
+            let expected = if u <= t { EDITS - 1 } else { EDITS };
+            assert_eq!(
+                text,
+                version(expected),
+                "f{u}.txt after undoing thread {t}'s last"
+            );
+        }
+    }
+}
