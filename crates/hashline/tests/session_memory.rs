@@ -281,3 +281,35 @@ fn one_session_serves_async_tasks() {
         assert_eq!(text(&disk, path), expected_after_ten(), "{path}");
     }
 }
+
+/// str-replace `create` asks the tree it runs on whether the parent directory exists, never the
+/// host's working directory: in memory a file is created at the root and under a directory the
+/// tree has, and refused under one it lacks, wherever the process runs.
+#[test]
+fn str_replace_create_looks_for_the_parent_on_its_own_tree() {
+    let (session, disk) = session(&[("src/lib.rs", "fn a() {}\n")]);
+    let create = |path: &str| {
+        let request = serde_json::json!({"command": "create", "path": path, "file_text": "new\n"});
+        edit(&session, &request.to_string(), Dialect::StrReplace)
+    };
+    let at_root = create("a_file_only_in_memory.txt");
+    assert!(at_root.outcome.ok, "{}", at_root.outcome.text);
+    assert_eq!(text(&disk, "a_file_only_in_memory.txt"), "new\n");
+
+    let under_src = create("src/b.txt");
+    assert!(under_src.outcome.ok, "{}", under_src.outcome.text);
+    assert_eq!(text(&disk, "src/b.txt"), "new\n");
+
+    // `tests/` exists where the test runs (the package directory), but not in the tree.
+    let absent = create("tests/c.txt");
+    assert!(
+        !absent.outcome.ok,
+        "created under a directory the tree lacks"
+    );
+    assert!(
+        absent.outcome.text.contains("No such file or directory"),
+        "{}",
+        absent.outcome.text
+    );
+    assert!(disk.get("tests/c.txt").is_none());
+}

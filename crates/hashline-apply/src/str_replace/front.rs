@@ -14,6 +14,7 @@ use crate::pipeline::commit::CommitError;
 use crate::pipeline::execute::{EditPlan, FrontEnd, Intent, Land, Opened, Plan};
 use crate::pipeline::files::{decode, is_read_only, Decoding};
 use crate::pipeline::recorded::{basis, carry_onto, Basis};
+use crate::Entry;
 
 /// What the plan found, for the result's snippet.
 #[derive(Debug, Default)]
@@ -302,8 +303,9 @@ impl FrontEnd for StrReplace {
                 if opened.bytes.is_some() {
                     return Err(super::exists(&self.shown));
                 }
-                let parent = opened.target.real.parent();
-                if parent.is_some_and(|p| !p.is_dir()) {
+                // The parent is looked up on the disk the call runs on (a `MemoryDisk`
+                // has its own directories), never on the host's working directory.
+                if !parent_is_directory(&opened, &self.path) {
                     return Err(Refusal::new(
                         ErrorCode::FileNotFound,
                         format!(
@@ -410,6 +412,22 @@ fn indented_twice(text: &str, at: usize, old_str: &str, new_str: &str) -> Option
     let after_indent = !before.is_empty() && before.chars().all(blank);
     let own_indent = !old_str.starts_with(blank) && new_str.starts_with(blank);
     (after_indent && own_indent).then(|| line_of(text, at))
+}
+
+/// Whether the directory `path` would be created in exists on the call's disk (the root always
+/// does).
+fn parent_is_directory(opened: &Opened<'_>, path: &str) -> bool {
+    let parent = std::path::Path::new(path)
+        .parent()
+        .map(|p| p.to_string_lossy())
+        .filter(|p| !p.is_empty());
+    let Some(parent) = parent else {
+        return true;
+    };
+    opened
+        .disk
+        .resolve(&parent)
+        .is_ok_and(|dir| opened.disk.entry(&dir) == Entry::Directory)
 }
 
 #[cfg(test)]
