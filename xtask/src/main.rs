@@ -17,7 +17,8 @@
 //! * `stress [--runs N] [--seconds S]`: the crash test (`hashline edit` killed with SIGKILL at
 //!   random moments during multi-file and hard-linked edits, then recovered) with N runs per
 //!   scenario (default 2000) within S seconds each (default 600); prints the counts.
-//! * `tidy`: check that no crate depends on a crate of a higher layer.
+//! * `tidy`: check that no crate depends on a crate of a higher layer and that no library
+//!   code outside `hashline-fs` uses `std::fs` but its listed places (also a `cargo test`).
 //! * `bench [--reps N] [--large-mb N] [--no-ast | --only-ast] [--ast-files N]`: issue 14's table (`bench.rs`): `read` of a
 //!   100 MB file and of a 10-line file against `cat`, a 1,000-hunk read + edit against the Bun
 //!   peer, ast-edit + apply against `ast-grep --update-all`, peak memory of a 100 MB edit;

@@ -15,10 +15,10 @@
 //!   recovery, mismatch report, result text, and `read --anchors tag`.
 //! * [`hash_json`]: the hash-anchored JSON dialect (seed `001`): `read --anchors hash`, `edit`.
 //! * [`lineid_json`]: the `LINE#ID` dialect (seed `004`): `read --anchors lineid`, `edit`.
-//! * [`merge`]: the stale-anchor merge all three dialects share (DEVIATIONS §1): edits on a
+//! * [`merge`]: the stale-anchor merge every dialect shares (DEVIATIONS §1): edits on a
 //!   recorded version carried onto the disk version, or a typed refusal.
-//! * `pipeline` (internal): the executor the three dialects share once their front end resolved
-//!   a request: splice, guard, encode, one `Transaction`, the session store.
+//! * `pipeline` (internal): the executor every dialect shares once its front end resolved a
+//!   request: splice, guard, encode, one `Transaction`, the session store.
 //!
 //! Every engine returns an [`Outcome`]: the model-facing text plus structured facts.
 //!

@@ -49,9 +49,10 @@
 //! [`Session`].
 //!
 //! Layers below this crate: `hashline-core` (IR, text model, codes), `hashline-anchor`
-//! (tags, hashes, IDs), `hashline-syntax` (parsers), `hashline-state` (snapshot store),
-//! `hashline-apply` (engines, the [`Disk`] seam and the writer), `hashline-ast`
-//! (tree-sitter), `hashline-queue`.
+//! (tags, hashes, IDs), `hashline-syntax` (parsers), `hashline-fs` (the [`Disk`] seam,
+//! confinement, the all-or-nothing writer, recovery, undo log), `hashline-state` (snapshot
+//! store), `hashline-apply` (the dialects, the executor, the guard, re-exporting
+//! `hashline-fs` as `fs`), `hashline-ast` (tree-sitter), `hashline-queue`.
 
 mod ast_edit;
 mod diagnostic;
