@@ -184,12 +184,13 @@ fn with_args<T: DeserializeOwned>(
     })
 }
 
-fn bad_arguments(text: String) -> Response {
+/// An `E_BAD_SHAPE` refusal with `text`.
+pub(crate) fn bad_arguments(text: String) -> Response {
     Response::from_outcome(Outcome::refused(ErrorCode::BadShape, text))
 }
 
 /// What kind of JSON value `v` is, for a message.
-fn kind(v: &serde_json::Value) -> &'static str {
+pub(crate) fn kind(v: &serde_json::Value) -> &'static str {
     match v {
         serde_json::Value::Null => "null",
         serde_json::Value::Bool(_) => "a boolean",
