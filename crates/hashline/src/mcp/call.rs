@@ -5,6 +5,7 @@ use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
+use super::texts;
 use crate::{
     AstEditOptions, Dialect, EditOptions, ErrorCode, Outcome, PreviewId, ReadOptions,
     ResolveAction, Response, Rule, Session,
@@ -26,9 +27,12 @@ pub(crate) struct ReadArgs {
 /// `edit` arguments. `patch` is a string; a JSON dialect's request sent as an object instead
 /// is taken as its serialization.
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct EditArgs {
-    pub patch: serde_json::Value,
+    #[serde(default)]
+    pub patch: Option<serde_json::Value>,
+    #[serde(default)]
+    pub request: Option<JsonObject>,
     #[serde(default)]
     pub dialect: Option<String>,
     #[serde(default)]
@@ -59,7 +63,7 @@ pub(crate) struct OpArg {
 
 /// `ast_edit` arguments.
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct AstEditArgs {
     pub ops: Vec<OpArg>,
     pub paths: Vec<String>,
@@ -87,6 +91,16 @@ pub(crate) struct ResolveArgs {
     pub only: Option<Vec<String>>,
 }
 
+/// `undo` arguments.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct UndoArgs {
+    #[serde(default)]
+    pub action: Option<String>,
+    #[serde(default)]
+    pub id: Option<serde_json::Number>,
+}
+
 /// Run tool `name` with `arguments` on `session`; `dialect` is the server's default.
 /// Never panics on any arguments: a call that does not fit is an `E_BAD_SHAPE` result.
 pub(crate) fn run(
@@ -107,16 +121,32 @@ pub(crate) fn run(
             Ok(session.read(&a.path, &options))
         }),
         "edit" => with_args(name, args, |a: EditArgs| {
-            let dialect = pick(dialect, a.dialect.as_deref())?;
-            let patch = match a.patch {
-                serde_json::Value::String(text) => text,
-                object @ serde_json::Value::Object(_) => object.to_string(),
-                other => {
+            // Without `dialect`, the patch's own form tells (a V4A patch, a JSON request …).
+            let dialect = a
+                .dialect
+                .as_deref()
+                .map(str::parse)
+                .transpose()?
+                .unwrap_or(Dialect::Auto);
+            let patch = match (a.patch, a.request) {
+                (Some(serde_json::Value::String(text)), None) => text,
+                (Some(object @ serde_json::Value::Object(_)), None) => object.to_string(),
+                (None, Some(request)) => serde_json::Value::Object(request).to_string(),
+                (Some(other), None) => {
                     return Err(format!(
-                        "`patch` is {}, not a string: send the patch text as one string",
+                        "`patch` is {}, not a string: send the patch text as one string (or a \
+                         JSON dialect's request as the object `request`)",
                         kind(&other)
                     ))
                 }
+                (None, None) => {
+                    return Err(
+                        "give `patch` (the patch text) or `request` (a JSON dialect's \
+                                request object)"
+                            .into(),
+                    )
+                }
+                (Some(_), Some(_)) => return Err("give `patch` or `request`, not both".into()),
             };
             let options = EditOptions {
                 dry_run: a.dry_run,
@@ -131,7 +161,9 @@ pub(crate) fn run(
         }),
         "ast_edit" => with_args(name, args, |a: AstEditArgs| {
             if a.ops.is_empty() {
-                return Err("`ops` is empty: give at least one {\"pat\": …, \"out\": …} rule".into());
+                return Err(
+                    "`ops` is empty: give at least one {\"pat\": …, \"out\": …} rule".into(),
+                );
             }
             let rules = a.ops.iter().map(|op| Rule::new(&op.pat, &op.out)).collect();
             let options = AstEditOptions {
@@ -160,8 +192,29 @@ pub(crate) fn run(
             };
             Ok(session.resolve(action))
         }),
+        "undo" => {
+            with_args(name, args, |a: UndoArgs| {
+                let id = match &a.id {
+                Some(n) => Some(n.as_u64().filter(|&n| n > 0).ok_or_else(|| {
+                    format!("`id` {n} is not a call id: use one that {{\"action\": \"list\"}} shows")
+                })?),
+                None => None,
+            };
+                match (a.action.as_deref(), id) {
+                    (Some("undo"), id) | (None, id @ Some(_)) => Ok(session.undo(id)),
+                    (Some("list") | None, None) => Ok(session.undo_list()),
+                    (Some("list"), Some(_)) => Err(
+                        "\"list\" takes no `id`: leave it out, or use \"action\": \"undo\"".into(),
+                    ),
+                    (Some(other), _) => Err(format!(
+                        "unknown action `{other}`: use \"undo\" or \"list\""
+                    )),
+                }
+            })
+        }
         other => bad_arguments(format!(
-            "There is no tool `{other}`: use read, edit, write, ast_edit or resolve. Nothing was done."
+            "There is no tool `{other}`: use read, edit, write, ast_edit, resolve or undo. \
+             Nothing was done."
         )),
     }
 }
@@ -201,28 +254,36 @@ pub(crate) fn kind(v: &serde_json::Value) -> &'static str {
     }
 }
 
-/// The call's dialect: its own `dialect` argument, else the server's. Only the dialects of the
-/// tools' input schema (`hashline`, `hash-json`, `lineid-json`) are taken.
+/// The dialect whose anchors a `read` or `write` shows: the call's own `dialect`, else (and
+/// for `auto`) the server's.
 fn pick(server: Dialect, call: Option<&str>) -> Result<Dialect, String> {
-    match call {
-        None => Ok(server),
-        Some(name) => match name.parse() {
-            Ok(d @ (Dialect::Hashline | Dialect::HashJson | Dialect::LineidJson)) => Ok(d),
-            _ => Err(format!(
-                "unknown dialect `{name}`: use hashline, hash-json or lineid-json"
-            )),
-        },
+    match call.map(str::parse).transpose()? {
+        None | Some(Dialect::Auto) => Ok(server),
+        Some(d) => Ok(d),
     }
 }
 
-/// A [`Response`] as a tool result: the model-facing text, the `--json` object as structured
-/// content, `isError` on a refusal.
+/// A [`Response`] as a tool result: the model-facing text (its CLI steps named as tool calls,
+/// [`texts::for_mcp`]), the `--json` object as structured content, `isError` on a refusal.
 pub(crate) fn tool_result(response: Response) -> CallToolResult {
-    let report = response.report();
+    let mut report = response.report();
+    let text = texts::for_mcp(&response.outcome.text);
+    if let Some(object) = report.as_object_mut() {
+        if object.contains_key("text") {
+            object.insert("text".into(), serde_json::Value::String(text.clone()));
+        }
+        if let Some(serde_json::Value::Array(warnings)) = object.get_mut("warnings") {
+            for w in warnings.iter_mut() {
+                if let serde_json::Value::String(s) = w {
+                    *s = texts::for_mcp(s);
+                }
+            }
+        }
+    }
     let mut result = if response.outcome.ok {
-        CallToolResult::success(vec![ContentBlock::text(response.outcome.text)])
+        CallToolResult::success(vec![ContentBlock::text(text)])
     } else {
-        CallToolResult::error(vec![ContentBlock::text(response.outcome.text)])
+        CallToolResult::error(vec![ContentBlock::text(text)])
     };
     result.structured_content = Some(report);
     result
@@ -264,8 +325,14 @@ mod tests {
             ),
             (
                 "edit",
-                serde_json::json!({"patch": "x", "dialect": "str-replace"}),
-                "unknown dialect `str-replace`",
+                serde_json::json!({"patch": "x", "dialect": "yaml"}),
+                "unknown dialect `yaml`",
+            ),
+            ("edit", serde_json::json!({}), "give `patch`"),
+            (
+                "edit",
+                serde_json::json!({"patch": "x", "request": {}}),
+                "not both",
             ),
             (
                 "edit",
@@ -288,6 +355,17 @@ mod tests {
                 "-1",
             ),
             ("frobnicate", serde_json::json!({}), "There is no tool"),
+            (
+                "undo",
+                serde_json::json!({"action": "redo"}),
+                "unknown action",
+            ),
+            ("undo", serde_json::json!({"id": 0}), "not a call id"),
+            (
+                "undo",
+                serde_json::json!({"action": "list", "id": 2}),
+                "takes no `id`",
+            ),
         ];
         for (tool, value, needle) in cases {
             let response = run(&session, Dialect::Hashline, tool, args(value));

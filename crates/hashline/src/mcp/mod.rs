@@ -9,6 +9,7 @@
 mod call;
 mod describe;
 mod screen;
+mod texts;
 mod tools;
 mod transport;
 
