@@ -239,5 +239,39 @@ async fn edit_detects_every_front_end_the_schema_lists() {
         fs::read_to_string(r.join("a.py")).expect("a.py"),
         "def f():\n    return 3\n"
     );
+
+    // A patch in a Markdown fence lands, with a coded warning; a refused two-file patch
+    // says that nothing was written.
+    let read = ask(&client, "read", json!({"path": "a.py"})).await;
+    let header = read.text.lines().next().expect("header").to_string();
+    let fenced = format!("```diff\n{header}\nreplace 2..2:\n+    return 4\n```\n");
+    let landed = ask(&client, "edit", json!({"patch": fenced})).await;
+    accepted(&landed);
+    assert!(
+        landed.text.contains("[W_FENCE_STRIPPED]"),
+        "{}",
+        landed.text
+    );
+    assert!(landed.json["warnings"]
+        .as_array()
+        .is_some_and(|w| w.iter().any(|w| w
+            .as_str()
+            .is_some_and(|w| w.starts_with("[W_FENCE_STRIPPED]")))));
+    assert_eq!(
+        fs::read_to_string(r.join("a.py")).expect("a.py"),
+        "def f():\n    return 4\n"
+    );
+    let two = "*** Begin Patch\n*** Update File: a.py\n@@\n-    return 4\n+    return 5\n*** Update File: missing.py\n@@\n-x\n+y\n*** End Patch\n";
+    let answer = ask(&client, "edit", json!({"patch": two})).await;
+    assert!(answer.is_error, "{}", answer.text);
+    assert!(
+        answer.text.contains("Nothing was written"),
+        "{}",
+        answer.text
+    );
+    assert_eq!(
+        fs::read_to_string(r.join("a.py")).expect("a.py"),
+        "def f():\n    return 4\n"
+    );
     within(client.service.cancel()).await.expect("close");
 }

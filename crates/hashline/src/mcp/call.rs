@@ -153,11 +153,24 @@ pub(crate) fn run(
                 allow_syntax_errors: a.allow_syntax_errors,
                 ..EditOptions::default()
             };
-            Ok(session.edit(&patch, dialect, &options))
+            let (patch, fence) = match unfence(&patch) {
+                Some(inner) => (inner.to_string(), true),
+                None => (patch, false),
+            };
+            let mut response = session.edit(&patch, dialect, &options);
+            if fence {
+                add_warning(&mut response, FENCE_STRIPPED.to_string());
+            }
+            Ok(nothing_written(response))
         }),
         "write" => with_args(name, args, |a: WriteArgs| {
             let anchors = pick(dialect, a.dialect.as_deref())?.read_anchors();
-            Ok(session.write_with(&a.path, a.content.as_bytes(), anchors, a.overwrite))
+            Ok(nothing_written(session.write_with(
+                &a.path,
+                a.content.as_bytes(),
+                anchors,
+                a.overwrite,
+            )))
         }),
         "ast_edit" => with_args(name, args, |a: AstEditArgs| {
             if a.ops.is_empty() {
@@ -181,7 +194,12 @@ pub(crate) fn run(
                 None => None,
             };
             let action = match a.action.as_deref().unwrap_or("list") {
-                "apply" => ResolveAction::Apply { id, only: a.only },
+                "apply" => {
+                    let only = a.only;
+                    return Ok(nothing_written(
+                        session.resolve(ResolveAction::Apply { id, only }),
+                    ));
+                }
                 "discard" => ResolveAction::Discard { id },
                 "list" => ResolveAction::List,
                 other => {
@@ -192,31 +210,85 @@ pub(crate) fn run(
             };
             Ok(session.resolve(action))
         }),
-        "undo" => {
-            with_args(name, args, |a: UndoArgs| {
-                let id = match &a.id {
+        "undo" => with_args(name, args, |a: UndoArgs| {
+            let id = match &a.id {
                 Some(n) => Some(n.as_u64().filter(|&n| n > 0).ok_or_else(|| {
-                    format!("`id` {n} is not a call id: use one that {{\"action\": \"list\"}} shows")
+                    format!(
+                        "`id` {n} is not a call id: use one that {{\"action\": \"list\"}} shows"
+                    )
                 })?),
                 None => None,
             };
-                match (a.action.as_deref(), id) {
-                    (Some("undo"), id) | (None, id @ Some(_)) => Ok(session.undo(id)),
-                    (Some("list") | None, None) => Ok(session.undo_list()),
-                    (Some("list"), Some(_)) => Err(
-                        "\"list\" takes no `id`: leave it out, or use \"action\": \"undo\"".into(),
-                    ),
-                    (Some(other), _) => Err(format!(
-                        "unknown action `{other}`: use \"undo\" or \"list\""
-                    )),
+            match (a.action.as_deref(), id) {
+                (Some("undo"), id) | (None, id @ Some(_)) => Ok(nothing_written(session.undo(id))),
+                (Some("list") | None, None) => Ok(session.undo_list()),
+                (Some("list"), Some(_)) => {
+                    Err("\"list\" takes no `id`: leave it out, or use \"action\": \"undo\"".into())
                 }
-            })
-        }
+                (Some(other), _) => Err(format!(
+                    "unknown action `{other}`: use \"undo\" or \"list\""
+                )),
+            }
+        }),
         other => bad_arguments(format!(
             "There is no tool `{other}`: use read, edit, write, ast_edit, resolve or undo. \
              Nothing was done."
         )),
     }
+}
+
+/// The warning of a patch sent inside a Markdown code fence.
+const FENCE_STRIPPED: &str = "[W_FENCE_STRIPPED] the patch was wrapped in a ``` code fence; the \
+fence lines were removed and the patch inside them used. Send the patch without the fence.";
+
+/// The patch inside a Markdown code fence (a first line of three backticks and an optional
+/// info string, a last line of three backticks), if `patch` is so wrapped.
+fn unfence(patch: &str) -> Option<&str> {
+    let trimmed = patch.trim();
+    let first_end = trimmed.find('\n')?;
+    let opener = trimmed[..first_end].trim_end();
+    let info = opener.strip_prefix("```")?;
+    if info.contains('`') || info.contains(' ') {
+        return None;
+    }
+    let body = &trimmed[first_end + 1..];
+    let last_start = body.rfind('\n').map_or(0, |i| i + 1);
+    if body[last_start..].trim_end() != "```" {
+        return None;
+    }
+    Some(&body[..last_start])
+}
+
+/// `warning` added to `response`: to its warnings and to the warnings block of its text.
+fn add_warning(response: &mut Response, warning: String) {
+    let outcome = &mut response.outcome;
+    if outcome.warnings.is_empty() || !outcome.text.contains("\nWarnings:\n") {
+        outcome.text.push_str("\n\nWarnings:\n");
+    } else {
+        outcome.text.push('\n');
+    }
+    outcome.text.push_str(&warning);
+    outcome.warnings.push(warning);
+}
+
+/// A refusal of a call that writes says that nothing was written (every such call is all or
+/// nothing); an `E_IO` failure does not know, and says so itself.
+fn nothing_written(mut response: Response) -> Response {
+    let outcome = &mut response.outcome;
+    let says = [
+        "Nothing was written",
+        "nothing was written",
+        "Nothing was done",
+    ]
+    .iter()
+    .any(|s| outcome.text.contains(s));
+    if !outcome.ok && outcome.code != Some(ErrorCode::Io) && !says {
+        if !outcome.text.ends_with('\n') {
+            outcome.text.push('\n');
+        }
+        outcome.text.push_str("Nothing was written.");
+    }
+    response
 }
 
 /// Decode `args` as `T` and run `f`; a decoding failure, or an `Err` from `f`, becomes an
@@ -272,12 +344,10 @@ pub(crate) fn tool_result(response: Response) -> CallToolResult {
         if object.contains_key("text") {
             object.insert("text".into(), serde_json::Value::String(text.clone()));
         }
-        if let Some(serde_json::Value::Array(warnings)) = object.get_mut("warnings") {
-            for w in warnings.iter_mut() {
-                if let serde_json::Value::String(s) = w {
-                    *s = texts::for_mcp(s);
-                }
-            }
+        if object.contains_key("warnings") {
+            let warnings = response.outcome.warnings.iter();
+            let warnings = warnings.map(|w| serde_json::Value::String(texts::for_mcp(w)));
+            object.insert("warnings".into(), warnings.collect());
         }
     }
     let mut result = if response.outcome.ok {
@@ -377,6 +447,15 @@ mod tests {
             );
             assert_eq!(response.report()["code"], "E_BAD_SHAPE");
         }
+    }
+
+    #[test]
+    fn a_fenced_patch_is_unwrapped() {
+        assert_eq!(unfence("```\na\nb\n```\n"), Some("a\nb\n"));
+        assert_eq!(unfence("```diff\n¶a#1\n```"), Some("¶a#1\n"));
+        assert_eq!(unfence("a\n```\n"), None);
+        assert_eq!(unfence("```\na\n"), None);
+        assert_eq!(unfence("``` x y\na\n```"), None);
     }
 
     #[test]
