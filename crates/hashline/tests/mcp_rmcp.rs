@@ -1,7 +1,7 @@
 //! `hashline mcp` end to end, driven as a child process by the `rmcp` client: the tool list,
 //! read, edit, a stale edit refused with fresh anchors, an ast_edit previewed then resolved,
 //! bad arguments answered with a clear error, each tool's refusal answered as a tool result
-//! with the CLI's code and text, and snapshots shared with CLI calls of the same session.
+//! with the CLI's code and text (its next steps named as tool calls), and snapshots shared with CLI calls of the same session.
 
 mod support;
 
@@ -54,13 +54,16 @@ async fn rmcp_client_scenario() {
     let (root, state) = (root.path(), state.path());
     let client = connect(root, state, SESSION, &[]).await;
 
-    // The tool list: five flat, typed tools with annotations.
+    // The tool list: six flat, typed tools with annotations.
     let tools = within(client.service.list_all_tools())
         .await
         .expect("tools/list");
     let mut names: Vec<_> = tools.iter().map(|t| t.name.to_string()).collect();
     names.sort();
-    assert_eq!(names, ["ast_edit", "edit", "read", "resolve", "write"]);
+    assert_eq!(
+        names,
+        ["ast_edit", "edit", "read", "resolve", "undo", "write"]
+    );
     for tool in &tools {
         assert_eq!(tool.input_schema["type"], "object", "{}", tool.name);
         assert!(tool.input_schema.get("anyOf").is_none());
@@ -252,11 +255,22 @@ async fn rmcp_client_scenario() {
         assert_refused(&answer, code);
         let by_cli = cli(root, state, &cli_args, stdin);
         assert_eq!(by_cli["code"], code, "{tool}: {by_cli}");
-        assert_eq!(
-            by_cli["text"].as_str(),
-            Some(answer.text.as_str()),
-            "{tool}"
-        );
+        // The same text, but for the next steps the CLI phrases as command lines, which MCP
+        // names as tool calls.
+        let cli_text = by_cli["text"].as_str().unwrap_or_default();
+        if cli_text.contains("`hashline ") {
+            let first = cli_text.split(". ").next().unwrap_or_default();
+            assert!(answer.text.starts_with(first), "{tool}: {}", answer.text);
+            assert!(
+                !answer.text.contains("`hashline "),
+                "{tool}: {}",
+                answer.text
+            );
+        } else {
+            // A refused call that writes adds that nothing was written, if it does not say so.
+            let said = answer.text.strip_suffix("\nNothing was written.");
+            assert_eq!(cli_text, said.unwrap_or(&answer.text), "{tool}");
+        }
     }
 
     // A stale preview is refused at resolve time, as a result; nothing is written.

@@ -5,6 +5,7 @@ use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
+use super::texts;
 use crate::{
     AstEditOptions, Dialect, EditOptions, ErrorCode, Outcome, PreviewId, ReadOptions,
     ResolveAction, Response, Rule, Session,
@@ -26,9 +27,12 @@ pub(crate) struct ReadArgs {
 /// `edit` arguments. `patch` is a string; a JSON dialect's request sent as an object instead
 /// is taken as its serialization.
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct EditArgs {
-    pub patch: serde_json::Value,
+    #[serde(default)]
+    pub patch: Option<serde_json::Value>,
+    #[serde(default)]
+    pub request: Option<JsonObject>,
     #[serde(default)]
     pub dialect: Option<String>,
     #[serde(default)]
@@ -59,7 +63,7 @@ pub(crate) struct OpArg {
 
 /// `ast_edit` arguments.
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct AstEditArgs {
     pub ops: Vec<OpArg>,
     pub paths: Vec<String>,
@@ -87,6 +91,16 @@ pub(crate) struct ResolveArgs {
     pub only: Option<Vec<String>>,
 }
 
+/// `undo` arguments.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct UndoArgs {
+    #[serde(default)]
+    pub action: Option<String>,
+    #[serde(default)]
+    pub id: Option<serde_json::Number>,
+}
+
 /// Run tool `name` with `arguments` on `session`; `dialect` is the server's default.
 /// Never panics on any arguments: a call that does not fit is an `E_BAD_SHAPE` result.
 pub(crate) fn run(
@@ -107,31 +121,62 @@ pub(crate) fn run(
             Ok(session.read(&a.path, &options))
         }),
         "edit" => with_args(name, args, |a: EditArgs| {
-            let dialect = pick(dialect, a.dialect.as_deref())?;
-            let patch = match a.patch {
-                serde_json::Value::String(text) => text,
-                object @ serde_json::Value::Object(_) => object.to_string(),
-                other => {
+            // Without `dialect`, the patch's own form tells (a V4A patch, a JSON request …).
+            let dialect = a
+                .dialect
+                .as_deref()
+                .map(str::parse)
+                .transpose()?
+                .unwrap_or(Dialect::Auto);
+            let patch = match (a.patch, a.request) {
+                (Some(serde_json::Value::String(text)), None) => text,
+                (Some(object @ serde_json::Value::Object(_)), None) => object.to_string(),
+                (None, Some(request)) => serde_json::Value::Object(request).to_string(),
+                (Some(other), None) => {
                     return Err(format!(
-                        "`patch` is {}, not a string: send the patch text as one string",
+                        "`patch` is {}, not a string: send the patch text as one string (or a \
+                         JSON dialect's request as the object `request`)",
                         kind(&other)
                     ))
                 }
+                (None, None) => {
+                    return Err(
+                        "give `patch` (the patch text) or `request` (a JSON dialect's \
+                                request object)"
+                            .into(),
+                    )
+                }
+                (Some(_), Some(_)) => return Err("give `patch` or `request`, not both".into()),
             };
             let options = EditOptions {
                 dry_run: a.dry_run,
                 allow_syntax_errors: a.allow_syntax_errors,
                 ..EditOptions::default()
             };
-            Ok(session.edit(&patch, dialect, &options))
+            let (patch, fence) = match unfence(&patch) {
+                Some(inner) => (inner.to_string(), true),
+                None => (patch, false),
+            };
+            let mut response = session.edit(&patch, dialect, &options);
+            if fence {
+                add_warning(&mut response, FENCE_STRIPPED.to_string());
+            }
+            Ok(nothing_written(response))
         }),
         "write" => with_args(name, args, |a: WriteArgs| {
             let anchors = pick(dialect, a.dialect.as_deref())?.read_anchors();
-            Ok(session.write_with(&a.path, a.content.as_bytes(), anchors, a.overwrite))
+            Ok(nothing_written(session.write_with(
+                &a.path,
+                a.content.as_bytes(),
+                anchors,
+                a.overwrite,
+            )))
         }),
         "ast_edit" => with_args(name, args, |a: AstEditArgs| {
             if a.ops.is_empty() {
-                return Err("`ops` is empty: give at least one {\"pat\": …, \"out\": …} rule".into());
+                return Err(
+                    "`ops` is empty: give at least one {\"pat\": …, \"out\": …} rule".into(),
+                );
             }
             let rules = a.ops.iter().map(|op| Rule::new(&op.pat, &op.out)).collect();
             let options = AstEditOptions {
@@ -149,7 +194,12 @@ pub(crate) fn run(
                 None => None,
             };
             let action = match a.action.as_deref().unwrap_or("list") {
-                "apply" => ResolveAction::Apply { id, only: a.only },
+                "apply" => {
+                    let only = a.only;
+                    return Ok(nothing_written(
+                        session.resolve(ResolveAction::Apply { id, only }),
+                    ));
+                }
                 "discard" => ResolveAction::Discard { id },
                 "list" => ResolveAction::List,
                 other => {
@@ -160,10 +210,85 @@ pub(crate) fn run(
             };
             Ok(session.resolve(action))
         }),
+        "undo" => with_args(name, args, |a: UndoArgs| {
+            let id = match &a.id {
+                Some(n) => Some(n.as_u64().filter(|&n| n > 0).ok_or_else(|| {
+                    format!(
+                        "`id` {n} is not a call id: use one that {{\"action\": \"list\"}} shows"
+                    )
+                })?),
+                None => None,
+            };
+            match (a.action.as_deref(), id) {
+                (Some("undo"), id) | (None, id @ Some(_)) => Ok(nothing_written(session.undo(id))),
+                (Some("list") | None, None) => Ok(session.undo_list()),
+                (Some("list"), Some(_)) => {
+                    Err("\"list\" takes no `id`: leave it out, or use \"action\": \"undo\"".into())
+                }
+                (Some(other), _) => Err(format!(
+                    "unknown action `{other}`: use \"undo\" or \"list\""
+                )),
+            }
+        }),
         other => bad_arguments(format!(
-            "There is no tool `{other}`: use read, edit, write, ast_edit or resolve. Nothing was done."
+            "There is no tool `{other}`: use read, edit, write, ast_edit, resolve or undo. \
+             Nothing was done."
         )),
     }
+}
+
+/// The warning of a patch sent inside a Markdown code fence.
+const FENCE_STRIPPED: &str = "[W_FENCE_STRIPPED] the patch was wrapped in a ``` code fence; the \
+fence lines were removed and the patch inside them used. Send the patch without the fence.";
+
+/// The patch inside a Markdown code fence (a first line of three backticks and an optional
+/// info string, a last line of three backticks), if `patch` is so wrapped.
+fn unfence(patch: &str) -> Option<&str> {
+    let trimmed = patch.trim();
+    let first_end = trimmed.find('\n')?;
+    let opener = trimmed[..first_end].trim_end();
+    let info = opener.strip_prefix("```")?;
+    if info.contains('`') || info.contains(' ') {
+        return None;
+    }
+    let body = &trimmed[first_end + 1..];
+    let last_start = body.rfind('\n').map_or(0, |i| i + 1);
+    if body[last_start..].trim_end() != "```" {
+        return None;
+    }
+    Some(&body[..last_start])
+}
+
+/// `warning` added to `response`: to its warnings and to the warnings block of its text.
+fn add_warning(response: &mut Response, warning: String) {
+    let outcome = &mut response.outcome;
+    if outcome.warnings.is_empty() || !outcome.text.contains("\nWarnings:\n") {
+        outcome.text.push_str("\n\nWarnings:\n");
+    } else {
+        outcome.text.push('\n');
+    }
+    outcome.text.push_str(&warning);
+    outcome.warnings.push(warning);
+}
+
+/// A refusal of a call that writes says that nothing was written (every such call is all or
+/// nothing); an `E_IO` failure does not know, and says so itself.
+fn nothing_written(mut response: Response) -> Response {
+    let outcome = &mut response.outcome;
+    let says = [
+        "Nothing was written",
+        "nothing was written",
+        "Nothing was done",
+    ]
+    .iter()
+    .any(|s| outcome.text.contains(s));
+    if !outcome.ok && outcome.code != Some(ErrorCode::Io) && !says {
+        if !outcome.text.ends_with('\n') {
+            outcome.text.push('\n');
+        }
+        outcome.text.push_str("Nothing was written.");
+    }
+    response
 }
 
 /// Decode `args` as `T` and run `f`; a decoding failure, or an `Err` from `f`, becomes an
@@ -184,12 +309,13 @@ fn with_args<T: DeserializeOwned>(
     })
 }
 
-fn bad_arguments(text: String) -> Response {
+/// An `E_BAD_SHAPE` refusal with `text`.
+pub(crate) fn bad_arguments(text: String) -> Response {
     Response::from_outcome(Outcome::refused(ErrorCode::BadShape, text))
 }
 
 /// What kind of JSON value `v` is, for a message.
-fn kind(v: &serde_json::Value) -> &'static str {
+pub(crate) fn kind(v: &serde_json::Value) -> &'static str {
     match v {
         serde_json::Value::Null => "null",
         serde_json::Value::Bool(_) => "a boolean",
@@ -200,28 +326,34 @@ fn kind(v: &serde_json::Value) -> &'static str {
     }
 }
 
-/// The call's dialect: its own `dialect` argument, else the server's. Only the dialects of the
-/// tools' input schema (`hashline`, `hash-json`, `lineid-json`) are taken.
+/// The dialect whose anchors a `read` or `write` shows: the call's own `dialect`, else (and
+/// for `auto`) the server's.
 fn pick(server: Dialect, call: Option<&str>) -> Result<Dialect, String> {
-    match call {
-        None => Ok(server),
-        Some(name) => match name.parse() {
-            Ok(d @ (Dialect::Hashline | Dialect::HashJson | Dialect::LineidJson)) => Ok(d),
-            _ => Err(format!(
-                "unknown dialect `{name}`: use hashline, hash-json or lineid-json"
-            )),
-        },
+    match call.map(str::parse).transpose()? {
+        None | Some(Dialect::Auto) => Ok(server),
+        Some(d) => Ok(d),
     }
 }
 
-/// A [`Response`] as a tool result: the model-facing text, the `--json` object as structured
-/// content, `isError` on a refusal.
+/// A [`Response`] as a tool result: the model-facing text (its CLI steps named as tool calls,
+/// [`texts::for_mcp`]), the `--json` object as structured content, `isError` on a refusal.
 pub(crate) fn tool_result(response: Response) -> CallToolResult {
-    let report = response.report();
+    let mut report = response.report();
+    let text = texts::for_mcp(&response.outcome.text);
+    if let Some(object) = report.as_object_mut() {
+        if object.contains_key("text") {
+            object.insert("text".into(), serde_json::Value::String(text.clone()));
+        }
+        if object.contains_key("warnings") {
+            let warnings = response.outcome.warnings.iter();
+            let warnings = warnings.map(|w| serde_json::Value::String(texts::for_mcp(w)));
+            object.insert("warnings".into(), warnings.collect());
+        }
+    }
     let mut result = if response.outcome.ok {
-        CallToolResult::success(vec![ContentBlock::text(response.outcome.text)])
+        CallToolResult::success(vec![ContentBlock::text(text)])
     } else {
-        CallToolResult::error(vec![ContentBlock::text(response.outcome.text)])
+        CallToolResult::error(vec![ContentBlock::text(text)])
     };
     result.structured_content = Some(report);
     result
@@ -263,8 +395,14 @@ mod tests {
             ),
             (
                 "edit",
-                serde_json::json!({"patch": "x", "dialect": "str-replace"}),
-                "unknown dialect `str-replace`",
+                serde_json::json!({"patch": "x", "dialect": "yaml"}),
+                "unknown dialect `yaml`",
+            ),
+            ("edit", serde_json::json!({}), "give `patch`"),
+            (
+                "edit",
+                serde_json::json!({"patch": "x", "request": {}}),
+                "not both",
             ),
             (
                 "edit",
@@ -287,6 +425,17 @@ mod tests {
                 "-1",
             ),
             ("frobnicate", serde_json::json!({}), "There is no tool"),
+            (
+                "undo",
+                serde_json::json!({"action": "redo"}),
+                "unknown action",
+            ),
+            ("undo", serde_json::json!({"id": 0}), "not a call id"),
+            (
+                "undo",
+                serde_json::json!({"action": "list", "id": 2}),
+                "takes no `id`",
+            ),
         ];
         for (tool, value, needle) in cases {
             let response = run(&session, Dialect::Hashline, tool, args(value));
@@ -298,6 +447,15 @@ mod tests {
             );
             assert_eq!(response.report()["code"], "E_BAD_SHAPE");
         }
+    }
+
+    #[test]
+    fn a_fenced_patch_is_unwrapped() {
+        assert_eq!(unfence("```\na\nb\n```\n"), Some("a\nb\n"));
+        assert_eq!(unfence("```diff\n¶a#1\n```"), Some("¶a#1\n"));
+        assert_eq!(unfence("a\n```\n"), None);
+        assert_eq!(unfence("```\na\n"), None);
+        assert_eq!(unfence("``` x y\na\n```"), None);
     }
 
     #[test]

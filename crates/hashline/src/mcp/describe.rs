@@ -52,8 +52,10 @@ pub(crate) fn edit(dialect: Dialect) -> String {
         "Apply one anchored patch, all or nothing (every file of it, or none). {language}\n\n\
          A refused edit writes nothing and its text starts with what to do next. When an \
          anchor is stale the result shows the changed lines with fresh anchors: patch again \
-         with those, or read the file again; never guess anchors. `dry_run` shows the diff \
-         without writing. `dialect` overrides the server's dialect for this call."
+         with those, or read the file again; never guess anchors. `dryRun` shows the diff \
+         without writing. The patch's form is detected (`dialect` names it instead): an \
+         apply-patch (V4A) patch, a str-replace request or the other JSON dialects also work, \
+         and a JSON request may be sent as the object `request` instead of a string."
     )
 }
 
@@ -144,7 +146,7 @@ queues the preview with an id; call `resolve` with action \"apply\" to write it 
 \"discard\"). Each op is {\"pat\": pattern, \"out\": rewrite}: metavariables are uppercase and \
 stand for whole nodes ($NAME one node, $$$ARGS several, $_ any); captures of `pat` are \
 substituted into `out`; an empty `out` deletes the match. A rewrite that would add a syntax \
-error is refused unless `allow_syntax_errors` is set.";
+error is refused unless `allowSyntaxErrors` is set.";
 
 /// `resolve`.
 pub(crate) const RESOLVE: &str = "\
@@ -153,3 +155,11 @@ pending previews. \"apply\" writes the preview with `id` (default: the newest), 
 matches in `only` if given (FILE:MATCH ids), and refuses, writing nothing, if any previewed \
 file changed since the preview: run `ast_edit` again then. The result shows the new \
 `¶PATH#TAG` headers of the written files.";
+
+/// `undo`.
+pub(crate) const UNDO: &str = "\
+Put back the files of a call that wrote (`edit`, `write`, `resolve` apply), byte for byte, all \
+or nothing: {\"action\": \"undo\"} undoes this session's last such call (repeat to walk back), \
+{\"id\": N} the call whose result carried `undo` id N; a file the call created is removed. \
+With no arguments (or {\"action\": \"list\"}) it writes nothing and lists this root's recent \
+calls: id, age, session, files. A file changed since that call is refused, not overwritten.";

@@ -8,7 +8,10 @@
 
 mod call;
 mod describe;
+mod screen;
+mod texts;
 mod tools;
+mod transport;
 
 use std::sync::Arc;
 
@@ -152,7 +155,10 @@ pub fn serve_stdio(session: Session, options: McpOptions) -> Result<(), McpError
     runtime.block_on(async move {
         let server = Server::new(session, options);
         let running = server
-            .serve(rmcp::transport::stdio())
+            .serve(transport::LineTransport::new(
+                tokio::io::stdin(),
+                tokio::io::stdout(),
+            ))
             .await
             .map_err(|e| McpError::Initialize(e.to_string()))?;
         running

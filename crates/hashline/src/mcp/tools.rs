@@ -1,4 +1,4 @@
-//! The five tools as `tools/list` shows them: flat input schemas (one object, every property
+//! The six tools as `tools/list` shows them: flat input schemas (one object, every property
 //! explicitly typed, no union at the top level), descriptions and annotations.
 
 use std::sync::Arc;
@@ -62,6 +62,16 @@ pub(crate) fn tools(dialect: Dialect) -> Vec<Tool> {
                 .destructive(true)
                 .idempotent(false),
         ),
+        tool(
+            "undo",
+            "Undo a call that wrote, or list them",
+            describe::UNDO.to_string(),
+            undo_schema(),
+            ToolAnnotations::new()
+                .read_only(false)
+                .destructive(true)
+                .idempotent(false),
+        ),
     ]
 }
 
@@ -83,11 +93,16 @@ fn tool(
         .with_annotations(annotations)
 }
 
+/// Every dialect the server takes, for the `dialect` properties.
+fn dialects() -> Vec<&'static str> {
+    Dialect::ALL.iter().map(|d| d.as_str()).collect()
+}
+
 fn dialect_property(what: &str) -> Value {
     json!({
         "type": "string",
-        "enum": ["hashline", "hash-json", "lineid-json"],
-        "description": format!("{what} Leave it out to use the server's dialect."),
+        "enum": dialects(),
+        "description": format!("{what} Leave it out (or auto) to use the server's dialect."),
     })
 }
 
@@ -109,12 +124,17 @@ fn edit_schema() -> Value {
     json!({
         "type": "object",
         "properties": {
-            "patch": {"type": "string", "description": "The whole patch: hashline patch text, or the JSON request of a JSON dialect as one string (an object is taken as its JSON text)."},
-            "dialect": dialect_property("The patch's dialect."),
-            "dry_run": {"type": "boolean", "description": "Check everything and show the diff; write nothing."},
-            "allow_syntax_errors": {"type": "boolean", "description": "Let an edit that adds a syntax error land (a deliberate intermediate state)."},
+            "patch": {"type": "string", "description": "The whole patch as text: a hashline patch, an apply-patch (V4A) patch, or a JSON dialect's request as JSON text. Give this or `request`."},
+            "request": {"type": "object", "description": "A JSON dialect's request (hash-json, lineid-json, str-replace) as an object, instead of `patch`: no escaping into a string."},
+            "dialect": {
+                "type": "string",
+                "enum": dialects(),
+                "default": "auto",
+                "description": "The patch's dialect. Default auto: told from the patch itself (`*** Begin Patch` + `*** Update File:` is apply-patch, `¶PATH#TAG` hashline, a JSON object with filePath lineid-json, with command and path str-replace, with path and edits hash-json).",
+            },
+            "dryRun": {"type": "boolean", "description": "Check everything and show the diff; write nothing."},
+            "allowSyntaxErrors": {"type": "boolean", "description": "Let an edit land that a guard would refuse (a syntax error it adds, an indentation or range-boundary check): a deliberate intermediate state. The same field as in the JSON dialects' requests."},
         },
-        "required": ["patch"],
         "additionalProperties": false,
     })
 }
@@ -158,10 +178,10 @@ fn ast_edit_schema() -> Value {
                 "description": "Files, directories or globs (src/**/*.ts), relative to the project root.",
             },
             "lang": {"type": "string", "description": "Parse every file as this language (ts, tsx, js, rust, py, ...); default: by extension."},
-            "max_files": {"type": "integer", "minimum": 1, "description": "At most this many files get replacements."},
-            "allow_syntax_errors": {"type": "boolean", "description": "Queue rewrites that add a syntax error."},
+            "maxFiles": {"type": "integer", "minimum": 1, "description": "At most this many files get replacements."},
+            "allowSyntaxErrors": {"type": "boolean", "description": "Queue rewrites that add a syntax error."},
             "hidden": {"type": "boolean", "description": "Directory walks also visit hidden files and directories (skipped by default, as ripgrep does)."},
-            "no_ignore": {"type": "boolean", "description": "Directory walks also visit files that .gitignore, .ignore or git excludes name (skipped by default)."},
+            "noIgnore": {"type": "boolean", "description": "Directory walks also visit files that .gitignore, .ignore or git excludes name (skipped by default)."},
         },
         "required": ["ops", "paths"],
         "additionalProperties": false,
@@ -175,6 +195,17 @@ fn resolve_schema() -> Value {
             "action": {"type": "string", "enum": ["apply", "discard", "list"], "description": "apply writes a queued preview, discard drops it, list shows the pending ones (default)."},
             "id": {"type": "integer", "minimum": 1, "description": "The preview id ast_edit printed; default: the newest."},
             "only": {"type": "array", "items": {"type": "string"}, "description": "apply: only these matches (FILE:MATCH ids from the preview)."},
+        },
+        "additionalProperties": false,
+    })
+}
+
+fn undo_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "action": {"type": "string", "enum": ["list", "undo"], "description": "list (the default without `id`) shows this root's recent calls that wrote, newest first; undo puts back the files of call `id` (default: this session's last call)."},
+            "id": {"type": "integer", "minimum": 1, "description": "The call to undo: the `undo` id an edit, write or resolve result carries, or one the list shows. Given alone, it undoes that call."},
         },
         "additionalProperties": false,
     })
@@ -222,6 +253,7 @@ mod tests {
                 "write" => serde_json::from_value::<WriteArgs>(full).is_ok(),
                 "ast_edit" => serde_json::from_value::<AstEditArgs>(full).is_ok(),
                 "resolve" => serde_json::from_value::<ResolveArgs>(full).is_ok(),
+                "undo" => serde_json::from_value::<UndoArgs>(full).is_ok(),
                 other => panic!("unexpected tool {other}"),
             };
             assert!(ok, "{}: every schema property is an argument", tool.name);

@@ -41,7 +41,7 @@ async def main(binary, root, state, session_name):
 
             tools = dump(await session.list_tools())["tools"]
             names = sorted(t["name"] for t in tools)
-            assert names == ["ast_edit", "edit", "read", "resolve", "write"], names
+            assert names == ["ast_edit", "edit", "read", "resolve", "undo", "write"], names
             for tool in tools:
                 assert tool["inputSchema"]["type"] == "object"
                 assert tool["annotations"]["readOnlyHint"] == (tool["name"] == "read")
