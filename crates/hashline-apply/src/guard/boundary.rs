@@ -47,12 +47,7 @@ pub(super) fn check(
             (s.label)(edit)
         ));
     }
-    if let Some(what) = swallowed_blank(s, edit) {
-        warnings.push(format!(
-            "[W_SWALLOWED_BLANK] {}: {what}; if that was not meant, restate the blank line",
-            (s.label)(edit)
-        ));
-    }
+    super::blank::warn(s, edit, warnings);
     match dead_code(s, edit) {
         Some((what, true)) => Err(refuse(s, ErrorCode::RangeBoundary, edit, what, RESEND)),
         Some((what, false)) => {
@@ -66,51 +61,9 @@ pub(super) fn check(
     }
 }
 
-/// A range of two or more lines that starts or ends on a blank line the payload does not
-/// restate at that end, where that blank separates two items (see [`separates`]).
-fn swallowed_blank(s: &Subject<'_>, edit: &Edit) -> Option<String> {
-    let (start, end) = Subject::replaced(edit)?;
-    if end <= start || (start..=end).all(|n| is_blank(s.line(n))) {
-        return None;
-    }
-    let first = edit.rows.first()?;
-    let last = edit.rows.last()?;
-    // As many blank rows as blank lines: the blank lines were restated, maybe moved. Rows that
-    // restate every other line of the range: the edit removes blank lines and nothing else.
-    let blanks = (start..=end).filter(|&n| is_blank(s.line(n))).count();
-    if edit.rows.iter().filter(|r| is_blank(r)).count() >= blanks
-        || only_removes(s, edit, |n| is_blank(s.line(n)))
-    {
-        return None;
-    }
-    // A last row that restates the line after the range is a different mistake (or intent):
-    // the repeated-line notice covers it.
-    if is_blank(s.line(end)) && !is_blank(last) && last.trim() != s.line(end + 1).trim() {
-        let below = (end + 1..=s.line_count()).find(|&n| !is_blank(s.line(n)));
-        let lines_from = |n: usize| (n..=s.line_count()).map(|k| s.line(k));
-        if below.is_some_and(|n| s.survives(n) && separates(s, last, lines_from(n))) {
-            return Some(format!(
-                "the range ends on blank line {end}, which the payload does not restate: the \
-                 edit would remove that separator"
-            ));
-        }
-    }
-    if is_blank(s.line(start)) && !is_blank(first) && first.trim() != s.line(start - 1).trim() {
-        let above = (1..start).rev().find(|&n| !is_blank(s.line(n)));
-        let rows = edit.rows.iter().map(String::as_str);
-        if above.is_some_and(|n| s.survives(n) && separates(s, s.line(n), rows)) {
-            return Some(format!(
-                "the range starts on blank line {start}, which the payload does not restate: \
-                 the edit would remove that separator"
-            ));
-        }
-    }
-    None
-}
-
 /// Whether `edit`'s rows are its range's lines, in order, but for lines `dropped` says may go:
 /// the edit deletes those lines and changes nothing else.
-fn only_removes(s: &Subject<'_>, edit: &Edit, dropped: impl Fn(usize) -> bool) -> bool {
+pub(super) fn only_removes(s: &Subject<'_>, edit: &Edit, dropped: impl Fn(usize) -> bool) -> bool {
     let Some((start, end)) = Subject::replaced(edit) else {
         return false;
     };
@@ -126,83 +79,6 @@ fn only_removes(s: &Subject<'_>, edit: &Edit, dropped: impl Fn(usize) -> bool) -
         }
     }
     removed && rows.next().is_none()
-}
-
-/// Lines that declare an item (a function, a type), with the keywords that may precede them.
-const ITEMS: [&str; 14] = [
-    "def ",
-    "class ",
-    "fn ",
-    "func ",
-    "function",
-    "type ",
-    "struct ",
-    "enum ",
-    "impl",
-    "trait ",
-    "interface ",
-    "mod ",
-    "@",
-    "#[",
-];
-
-/// Whether a blank line between `upper` and the lines from `lower` on (the lines that would
-/// meet without it) separates two items. In prose every blank does: it ends a paragraph. In
-/// code it does not when it only pads a block (after an opener, before a closer), nor between
-/// two statements of one body (same indentation, the upper line not closing a block, the lower
-/// one, past its comments, not declaring an item): a paragraph break an edit may drop.
-fn separates<'a>(s: &Subject<'_>, upper: &str, mut lower: impl Iterator<Item = &'a str>) -> bool {
-    let Some(first) = lower.next() else {
-        return false;
-    };
-    let (up, low) = (upper.trim(), first.trim());
-    if Family::of(s.path) == Family::Prose {
-        return true;
-    }
-    if up.ends_with(['{', '(', '[', ':']) || low.starts_with(['}', ')', ']']) || low == "end" {
-        return false;
-    }
-    if Family::of(s.path) == Family::Data || indent(upper) != indent(first) {
-        return true;
-    }
-    let closes = up == "end" || up.chars().all(|c| matches!(c, '}' | ')' | ']' | ';' | ','));
-    let comment = |t: &str| t.starts_with("//") || t.starts_with("/*") || t.starts_with("# ");
-    let item = std::iter::once(first)
-        .chain(lower)
-        .map(str::trim)
-        .find(|t| !comment(t))
-        .unwrap_or(low);
-    let mut t = item;
-    for m in ["export ", "pub ", "pub(crate) ", "async ", "default "] {
-        t = t.strip_prefix(m).unwrap_or(t);
-    }
-    // A closer ends an item only at the top level; inside a body the statement after a closed
-    // `if`/`for` block is another statement of that body, unless it declares a member (a
-    // method opens its body without a keyword in JS/TS/Java classes).
-    let top_level = indent(upper).is_empty();
-    (closes && (top_level || opens_member(t))) || ITEMS.iter().any(|k| t.starts_with(k))
-}
-
-/// A line that opens a member's body without a keyword (`render() {`, `get x(): T {`): it
-/// ends with `{`, has a parameter list, and is no control statement, assignment or method call
-/// (`t.Run("x", func(t *T) {`).
-fn opens_member(t: &str) -> bool {
-    const CONTROL: [&str; 15] = [
-        "if", "for", "while", "switch", "try", "do", "else", "catch", "return", "match", "loop",
-        "select", "defer", "go", "with",
-    ];
-    let word: String = t
-        .chars()
-        .take_while(|c| c.is_alphanumeric() || *c == '_')
-        .collect();
-    let callee = t.split('(').next().unwrap_or("");
-    t.ends_with('{')
-        && t.contains('(')
-        && !callee.contains('.')
-        && !t.contains('=')
-        && !t.contains("=>")
-        && !word.is_empty()
-        && !CONTROL.contains(&word.as_str())
 }
 
 /// A line that belongs to the item below it: a decorator, an attribute, a doc comment.
@@ -331,26 +207,4 @@ fn dead_code(s: &Subject<'_>, edit: &Edit) -> Option<(String, bool)> {
         t.trim_end()
     );
     Some((msg, terminal(t)))
-}
-
-#[cfg(test)]
-mod member_tests {
-    use super::opens_member;
-
-    #[test]
-    fn members_open_without_a_keyword_statements_do_not() {
-        for m in ["render() {", "get x(): number {", "async load(id) {"] {
-            assert!(opens_member(m), "{m}");
-        }
-        for t in [
-            "if (x) {",
-            "fName, err := get(a) {",
-            "t.Run(\"x\", func(t *testing.T) {",
-            "defer func() {",
-            "items.forEach((x) => {",
-            "return {",
-        ] {
-            assert!(!opens_member(t), "{t}");
-        }
-    }
 }

@@ -20,6 +20,7 @@
 //! * `merged`: two statements joined on one row (a warning).
 
 mod balance;
+mod blank;
 mod boundary;
 mod echo;
 mod edges;
@@ -116,6 +117,9 @@ pub(crate) struct Subject<'a> {
     /// The language scanner's state every [`layout::CHECKPOINT`] lines, up to the last line
     /// any check looks at, found once on first use ([`Subject::lexer_before`]).
     lexers: std::sync::OnceLock<(usize, Vec<layout::Lexer>)>,
+    /// The longest run of blank lines of the text read and how many runs it has, found once
+    /// on first use ([`Subject::blank_runs`]).
+    blank_runs: std::sync::OnceLock<(usize, usize)>,
 }
 
 impl<'a> Subject<'a> {
@@ -173,6 +177,7 @@ impl<'a> Subject<'a> {
             fences: std::sync::OnceLock::new(),
             changes: std::sync::OnceLock::new(),
             lexers: std::sync::OnceLock::new(),
+            blank_runs: std::sync::OnceLock::new(),
         }
     }
 }
@@ -255,6 +260,24 @@ impl Subject<'_> {
             lexer.feed(self.line(m));
         }
         lexer
+    }
+
+    /// The longest run of blank lines in the text read, and how many runs it has (one scan,
+    /// on first use).
+    pub fn blank_runs(&self) -> (usize, usize) {
+        *self.blank_runs.get_or_init(|| {
+            let (mut longest, mut runs, mut current) = (0, 0, 0);
+            for n in 1..=self.line_count() + 1 {
+                if n <= self.line_count() && lexical::is_blank(self.line(n)) {
+                    current += 1;
+                } else if current > 0 {
+                    longest = longest.max(current);
+                    runs += 1;
+                    current = 0;
+                }
+            }
+            (longest, runs)
+        })
     }
 
     /// Line `n` (1-based), or "" outside the file.
@@ -413,19 +436,21 @@ fn per_edit(s: &Subject<'_>) -> Result<Vec<String>, GuardRefusal> {
     Ok(warnings)
 }
 
-/// The checks of one edit; a deletion passes the checks of rows, but not the orphaned body.
+/// The checks of one edit; a deletion passes the checks of rows, but not the orphaned body
+/// nor the blank lines it takes.
 fn one_edit(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) -> Result<(), GuardRefusal> {
     if edit.rows.is_empty() {
-        return match orphan::orphaned_body(s, edit) {
-            Some(what) => Err(refuse(
+        if let Some(what) = orphan::orphaned_body(s, edit) {
+            return Err(refuse(
                 s,
                 ErrorCode::RangeBoundary,
                 edit,
                 what,
                 boundary::RESEND,
-            )),
-            None => Ok(()),
-        };
+            ));
+        }
+        blank::warn(s, edit, warnings);
+        return Ok(());
     }
     payload::check(s, edit)?;
     echo::check(s, edit, warnings);

@@ -184,3 +184,43 @@ fn a_header_rewritten_or_with_its_body_passes() {
     let got = run("a.py", py, vec![replace(4, 5, &["    x = 2"])]);
     assert!(got.is_ok(), "{got:?}");
 }
+
+#[test]
+fn a_deletion_that_takes_the_blank_lines_on_both_sides_is_warned() {
+    // `ignore = true` and the blank after it go, but so does the one before: the two tables
+    // meet with no blank line between them.
+    let toml = "[a]\nx = 1\n\ny = 2\n\n[b]\nz = 3\n";
+    let got = run("p.toml", toml, vec![replace(3, 5, &[])]).expect("ok");
+    assert!(warns(&got, "[W_SWALLOWED_BLANK]"), "{got:?}");
+    // One blank line taken with the block: the other still separates.
+    assert_eq!(run("p.toml", toml, vec![replace(4, 5, &[])]), Ok(vec![]));
+    // A deleted blank line on its own is meant.
+    assert_eq!(run("p.toml", toml, vec![replace(3, 3, &[])]), Ok(vec![]));
+    // Two statements of one body that meet: a paragraph break a deletion may drop.
+    let go = "func a() {\n\tx()\n\n\ty()\n\n\tz()\n}\n";
+    assert_eq!(run("m.go", go, vec![replace(3, 5, &[])]), Ok(vec![]));
+}
+
+#[test]
+fn a_blank_between_import_groups_is_a_separator() {
+    let go = "import (\n\t\"time\"\n\n\t\"github.com/urfave/cli\"\n)\n";
+    let got = run("m.go", go, vec![replace(3, 4, &["\t\"github.com/x/cli\""])]).expect("ok");
+    assert!(warns(&got, "[W_SWALLOWED_BLANK]"), "{got:?}");
+    let rs = "use std::fmt;\n\nuse crate::a;\nuse crate::b;\n";
+    let got = run("a.rs", rs, vec![replace(2, 3, &["use crate::c;"])]).expect("ok");
+    assert!(warns(&got, "[W_SWALLOWED_BLANK]"), "{got:?}");
+}
+
+#[test]
+fn a_blank_run_longer_than_any_in_the_file_is_warned() {
+    // Two blank lines between functions, one inside: the range stops one line short of the
+    // blank line it meant to take, and three blank lines remain.
+    let py = "import a\n\n\ndef f():\n    x = 1\n\n    return x\n\n\ndef g():\n    pass\n\n\ndef h():\n    pass\n";
+    let got = run("a.py", py, vec![replace(10, 11, &[])]).expect("ok");
+    assert!(warns(&got, "[W_BLANK_RUN]"), "{got:?}");
+    // Taking the blank lines too leaves the file's own rule.
+    assert_eq!(run("a.py", py, vec![replace(10, 13, &[])]), Ok(vec![]));
+    // A file with too few runs has no rule yet.
+    let short = "def f():\n    pass\n\n\ndef g():\n    pass\n";
+    assert_eq!(run("a.py", short, vec![replace(5, 6, &[])]), Ok(vec![]));
+}

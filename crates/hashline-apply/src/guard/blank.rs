@@ -1,0 +1,280 @@
+//! Blank lines a range one line off takes or leaves: a separating blank line the payload does
+//! not restate ([`swallowed_blank`], [`joined_by_delete`]: `W_SWALLOWED_BLANK`), or a run of
+//! blank lines longer than any the file has ([`blank_run`]: `W_BLANK_RUN`), where the range
+//! stopped one line short of a blank line it meant to take.
+
+use hashline_core::{Edit, EditKind};
+
+use super::boundary::only_removes;
+use super::lexical::{indent, is_blank, Family};
+use super::Subject;
+
+/// A range of two or more lines that starts or ends on a blank line the payload does not
+/// restate at that end, where that blank separates two items (see [`separates`]).
+fn swallowed_blank(s: &Subject<'_>, edit: &Edit) -> Option<String> {
+    let (start, end) = Subject::replaced(edit)?;
+    if end <= start || (start..=end).all(|n| is_blank(s.line(n))) {
+        return None;
+    }
+    let first = edit.rows.first()?;
+    let last = edit.rows.last()?;
+    // Rows that restate every other line of the range: the edit removes blank lines and
+    // nothing else, on purpose.
+    if only_removes(s, edit, |n| is_blank(s.line(n))) {
+        return None;
+    }
+    // As many blank rows as blank lines: the blank lines were restated, maybe moved; a run of
+    // them thinned at an edge is then taken as meant. One taken whole is not (below).
+    let blanks = (start..=end).filter(|&n| is_blank(s.line(n))).count();
+    let restated = edit.rows.iter().filter(|r| is_blank(r)).count() >= blanks;
+    // A last row that restates the line after the range is a different mistake (or intent):
+    // the repeated-line notice covers it.
+    if is_blank(s.line(end))
+        && !is_blank(last)
+        && !(restated && is_blank(s.line(end + 1)))
+        && last.trim() != s.line(end + 1).trim()
+    {
+        let below = (end + 1..=s.line_count()).find(|&n| !is_blank(s.line(n)));
+        let lines_from = |n: usize| (n..=s.line_count()).map(|k| s.line(k));
+        if below.is_some_and(|n| s.survives(n) && separates(s, last, lines_from(n))) {
+            return Some(format!(
+                "the range ends on blank line {end}, which the payload does not restate: the \
+                 edit would remove that separator"
+            ));
+        }
+    }
+    if is_blank(s.line(start))
+        && !is_blank(first)
+        && !(restated && is_blank(s.line(start - 1)))
+        && first.trim() != s.line(start - 1).trim()
+    {
+        let above = (1..start).rev().find(|&n| !is_blank(s.line(n)));
+        let rows = edit.rows.iter().map(String::as_str);
+        if above.is_some_and(|n| s.survives(n) && separates(s, s.line(n), rows)) {
+            return Some(format!(
+                "the range starts on blank line {start}, which the payload does not restate: \
+                 the edit would remove that separator"
+            ));
+        }
+    }
+    None
+}
+
+/// Lines that declare an item (a function, a type), with the keywords that may precede them.
+const ITEMS: [&str; 14] = [
+    "def ",
+    "class ",
+    "fn ",
+    "func ",
+    "function",
+    "type ",
+    "struct ",
+    "enum ",
+    "impl",
+    "trait ",
+    "interface ",
+    "mod ",
+    "@",
+    "#[",
+];
+
+/// Whether a blank line between `upper` and the lines from `lower` on (the lines that would
+/// meet without it) separates two items. In prose every blank does: it ends a paragraph. In
+/// code it does not when it only pads a block (after an opener, before a closer), nor between
+/// two statements of one body (same indentation, the upper line not closing a block, the lower
+/// one, past its comments, not declaring an item): a paragraph break an edit may drop.
+fn separates<'a>(s: &Subject<'_>, upper: &str, mut lower: impl Iterator<Item = &'a str>) -> bool {
+    let Some(first) = lower.next() else {
+        return false;
+    };
+    let (up, low) = (upper.trim(), first.trim());
+    if Family::of(s.path) == Family::Prose {
+        return true;
+    }
+    if up.ends_with(['{', '(', '[', ':']) || low.starts_with(['}', ')', ']']) || low == "end" {
+        return false;
+    }
+    if Family::of(s.path) == Family::Data || indent(upper) != indent(first) {
+        return true;
+    }
+    // Imports are grouped by blank lines (standard library, other packages, this crate): a
+    // blank between two imports ends a group.
+    if is_import(s.path, up) && is_import(s.path, low) {
+        return true;
+    }
+    // A TOML table header starts a new section.
+    if s.path.ends_with(".toml") && low.starts_with('[') {
+        return true;
+    }
+    let closes = up == "end" || up.chars().all(|c| matches!(c, '}' | ')' | ']' | ';' | ','));
+    let comment = |t: &str| t.starts_with("//") || t.starts_with("/*") || t.starts_with("# ");
+    let item = std::iter::once(first)
+        .chain(lower)
+        .map(str::trim)
+        .find(|t| !comment(t))
+        .unwrap_or(low);
+    let mut t = item;
+    for m in ["export ", "pub ", "pub(crate) ", "async ", "default "] {
+        t = t.strip_prefix(m).unwrap_or(t);
+    }
+    // A closer ends an item only at the top level; inside a body the statement after a closed
+    // `if`/`for` block is another statement of that body, unless it declares a member (a
+    // method opens its body without a keyword in JS/TS/Java classes).
+    let top_level = indent(upper).is_empty();
+    (closes && (top_level || opens_member(t))) || ITEMS.iter().any(|k| t.starts_with(k))
+}
+
+/// A line that opens a member's body without a keyword (`render() {`, `get x(): T {`): it
+/// ends with `{`, has a parameter list, and is no control statement, assignment or method call
+/// (`t.Run("x", func(t *T) {`).
+fn opens_member(t: &str) -> bool {
+    const CONTROL: [&str; 15] = [
+        "if", "for", "while", "switch", "try", "do", "else", "catch", "return", "match", "loop",
+        "select", "defer", "go", "with",
+    ];
+    let word: String = t
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    let callee = t.split('(').next().unwrap_or("");
+    t.ends_with('{')
+        && t.contains('(')
+        && !callee.contains('.')
+        && !t.contains('=')
+        && !t.contains("=>")
+        && !word.is_empty()
+        && !CONTROL.contains(&word.as_str())
+}
+
+/// Whether `line` (trimmed) imports a module or names from one, in the language of `path`.
+fn is_import(path: &str, line: &str) -> bool {
+    let t = line.trim();
+    let t = t.strip_prefix("pub ").unwrap_or(t);
+    if path.ends_with(".go") {
+        // A spec of an `import ( … )` block: a quoted path, maybe after an alias.
+        let spec = t.rsplit(' ').next().unwrap_or(t);
+        let alias_ok = t == spec || t.split(' ').count() == 2;
+        return alias_ok && spec.len() > 2 && spec.starts_with('"') && spec.ends_with('"')
+            || t.starts_with("import ");
+    }
+    match Family::of(path) {
+        Family::Prose | Family::Data => false,
+        Family::Rust => t.starts_with("use ") || t.starts_with("extern crate "),
+        _ => {
+            t.starts_with("import ")
+                || t.starts_with("#include ")
+                || (t.starts_with("from ") && t.contains(" import "))
+        }
+    }
+}
+
+/// A deletion that takes the blank line on one side of the lines it removes as well as the
+/// blank line on the other: the lines around it meet with no blank line between them, where
+/// that blank separated two items (see [`separates`]). Deleting a block and one of its blank
+/// lines leaves the other; taking both joins its neighbours.
+fn joined_by_delete(s: &Subject<'_>, edit: &Edit) -> Option<String> {
+    let (start, end) = Subject::replaced(edit)?;
+    if !edit.rows.is_empty() || start <= 1 || end >= s.line_count() {
+        return None;
+    }
+    let (above, below) = (s.line(start - 1), s.line(end + 1));
+    if is_blank(above) || is_blank(below) || !(is_blank(s.line(start)) || is_blank(s.line(end))) {
+        return None;
+    }
+    if (start..=end).all(|n| is_blank(s.line(n))) || !s.survives(start - 1) || !s.survives(end + 1)
+    {
+        return None;
+    }
+    let lines_from = |n: usize| (n..=s.line_count()).map(|k| s.line(k));
+    if !separates(s, above, lines_from(end + 1)) {
+        return None;
+    }
+    let which = if is_blank(s.line(start)) { start } else { end };
+    Some(format!(
+        "the deletion takes blank line {which} as well, so line {} (`{}`) would follow line {} \
+         (`{}`) with no blank line between them",
+        end + 1,
+        below.trim(),
+        start - 1,
+        above.trim()
+    ))
+}
+
+/// Blank runs a file must have before its longest one is taken as its rule.
+const RUNS_FOR_RULE: usize = 4;
+
+/// Runs of blank lines longer than this are not judged (nor walked past).
+const LONGEST_JUDGED: usize = 32;
+
+/// The warnings of [`swallowed_blank`] (or, for a deletion, [`joined_by_delete`]) and
+/// [`blank_run`] for `edit`.
+pub(super) fn warn(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
+    let swallowed = if edit.rows.is_empty() {
+        joined_by_delete(s, edit)
+    } else {
+        swallowed_blank(s, edit)
+    };
+    if let Some(what) = swallowed {
+        warnings.push(format!(
+            "[W_SWALLOWED_BLANK] {}: {what}; if that was not meant, restate the blank line",
+            (s.label)(edit)
+        ));
+    }
+    if let Some(what) = blank_run(s, edit) {
+        warnings.push(format!(
+            "[W_BLANK_RUN] {}: {what}; if that was not meant, delete the extra blank line",
+            (s.label)(edit)
+        ));
+    }
+}
+
+/// A replace (or deletion) after which its rows and the blank lines beside it make a run of
+/// blank lines longer than any in the file as read (and than the run that was there): the
+/// range most likely stopped one line short of a blank line it meant to replace.
+fn blank_run(s: &Subject<'_>, edit: &Edit) -> Option<String> {
+    let EditKind::Replace { start, end } = edit.kind else {
+        return None;
+    };
+    if matches!(Family::of(s.path), Family::Data) {
+        return None;
+    }
+    // Blank lines kept above and below the range (stopping at a line another edit replaces;
+    // runs past [`LONGEST_JUDGED`] are not judged, so the walk is bounded).
+    let above = (1..start)
+        .rev()
+        .take(LONGEST_JUDGED)
+        .take_while(|&n| s.survives(n) && is_blank(s.line(n)))
+        .count();
+    let below = (end + 1..=s.line_count())
+        .take(LONGEST_JUDGED)
+        .take_while(|&n| s.survives(n) && is_blank(s.line(n)))
+        .count();
+    let lead = edit.rows.iter().take_while(|r| is_blank(r)).count();
+    let trail = edit.rows.iter().rev().take_while(|r| is_blank(r)).count();
+    let run = if lead == edit.rows.len() {
+        above + lead + below
+    } else {
+        (above + lead).max(trail + below)
+    };
+    // The run that was there: blank lines around and at the ends of the range as read.
+    if run < 2 {
+        return None;
+    }
+    let old_top = above + (start..=end).take_while(|&n| is_blank(s.line(n))).count();
+    let old_bottom = below
+        + (start..=end)
+            .rev()
+            .take_while(|&n| is_blank(s.line(n)))
+            .count();
+    if run <= old_top.max(old_bottom) {
+        return None;
+    }
+    let (longest, runs) = s.blank_runs();
+    if runs < RUNS_FOR_RULE || run <= longest || longest >= LONGEST_JUDGED {
+        return None;
+    }
+    Some(format!(
+        "the edit leaves {run} blank lines in a row where the file has at most {longest}: the \
+         range may stop one line short of a blank line it meant to replace"
+    ))
+}
