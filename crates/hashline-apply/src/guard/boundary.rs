@@ -6,7 +6,7 @@ use hashline_core::{Edit, ErrorCode};
 
 use super::edges::{prose_leftover, renumbered, unpaired_end};
 use super::leftover::duplicate_key;
-use super::lexical::{indent, is_blank, Family};
+use super::lexical::is_blank;
 use super::orphan::orphaned_body;
 use super::{is_fence, refuse, GuardRefusal, Subject};
 
@@ -14,17 +14,6 @@ pub(super) const RESEND: &str =
     "Fix the range with the fresh anchors shown and send the edit again; to \
 remove such a line on purpose, delete it in an edit of its own, or resend with --as-sent (CLI) or \
 \"allowSyntaxErrors\": true (JSON) to apply the edit as it is.";
-
-/// Statements after which nothing at the same indentation runs.
-const TERMINAL: [&str; 6] = ["return", "raise", "throw", "break", "continue", "panic!("];
-
-/// Lines that may follow a terminal statement at its indentation without being dead: a new
-/// branch, handler, case or definition, a closer, a comment or a decorator.
-const RESUMES: [&str; 24] = [
-    "else", "elif", "except", "finally", "catch", "case", "default", "def ", "class ", "fn ",
-    "func ", "function", "pub ", "async ", "export ", "@", "#", "//", "/*", "}", ")", "]", "end",
-    "impl ",
-];
 
 /// Refuse (or warn about) `edit` if its range looks one line off.
 pub(super) fn check(
@@ -48,17 +37,7 @@ pub(super) fn check(
         ));
     }
     super::blank::warn(s, edit, warnings);
-    match dead_code(s, edit) {
-        Some((what, true)) => Err(refuse(s, ErrorCode::RangeBoundary, edit, what, RESEND)),
-        Some((what, false)) => {
-            warnings.push(format!(
-                "[W_DEAD_CODE] {}: {what}; if the range was meant to cover it, delete it",
-                (s.label)(edit)
-            ));
-            Ok(())
-        }
-        None => Ok(()),
-    }
+    super::dead::check(s, edit, warnings)
 }
 
 /// Whether `edit`'s rows are its range's lines, in order, but for lines `dropped` says may go:
@@ -166,45 +145,4 @@ fn swallowed_fence(s: &Subject<'_>, edit: &Edit) -> Option<String> {
                 s.line(n).trim()
             )
         })
-}
-
-/// The payload's last row is a terminal statement and the line right after the edit, at the
-/// same indentation, could never run. `(message, refuse)`: refuse when that line is itself a
-/// terminal statement (the range was one line short), else warn.
-fn dead_code(s: &Subject<'_>, edit: &Edit) -> Option<(String, bool)> {
-    // An inserted early return may be a deliberate stub; a replace that ends in one while the
-    // old ending survives is the range-one-line-short mistake.
-    Subject::replaced(edit)?;
-    if matches!(Family::of(s.path), Family::Prose | Family::Data) {
-        return None;
-    }
-    let last = edit.rows.iter().rev().find(|r| !is_blank(r))?;
-    let body = last.trim_start();
-    let terminal = |t: &str| {
-        TERMINAL.iter().any(|k| {
-            t.strip_prefix(k).is_some_and(|rest| {
-                k.ends_with('(') || rest.is_empty() || rest.starts_with([' ', ';', '('])
-            })
-        })
-    };
-    if !terminal(body) || body.ends_with(['{', ':', '(', ',', '[']) {
-        return None;
-    }
-    let (_, after) = s.neighbours(edit);
-    let next_n = (after..=s.line_count()).find(|&n| !is_blank(s.line(n)))?;
-    let next = s.line(next_n);
-    if indent(next) != indent(last) {
-        return None;
-    }
-    let t = next.trim_start();
-    if RESUMES.iter().any(|k| t.starts_with(k)) {
-        return None;
-    }
-    let msg = format!(
-        "the payload ends with `{}`, so line {next_n} (`{}`) right after it, at the same \
-         indentation, could never run",
-        body.trim_end(),
-        t.trim_end()
-    );
-    Some((msg, terminal(t)))
 }

@@ -22,6 +22,7 @@
 mod balance;
 mod blank;
 mod boundary;
+mod dead;
 mod echo;
 mod edges;
 mod indent;
@@ -436,8 +437,8 @@ fn per_edit(s: &Subject<'_>) -> Result<Vec<String>, GuardRefusal> {
     Ok(warnings)
 }
 
-/// The checks of one edit; a deletion passes the checks of rows, but not the orphaned body
-/// nor the blank lines it takes.
+/// The checks of one edit; a deletion passes the checks of rows, but not the orphaned body,
+/// the blank lines it takes nor the code it leaves unreachable.
 fn one_edit(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) -> Result<(), GuardRefusal> {
     if edit.rows.is_empty() {
         if let Some(what) = orphan::orphaned_body(s, edit) {
@@ -450,7 +451,7 @@ fn one_edit(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) -> Result<
             ));
         }
         blank::warn(s, edit, warnings);
-        return Ok(());
+        return dead::check(s, edit, warnings);
     }
     payload::check(s, edit)?;
     echo::check(s, edit, warnings);

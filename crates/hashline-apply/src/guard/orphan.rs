@@ -4,9 +4,9 @@
 //! above it, so no parser objects: the `else` branch runs with the `if` branch, the YAML keys
 //! move to another parent.
 //!
-//! A `def` or `class` header removed with its body kept is left alone: real commits merge two
-//! functions into one that way (the second's body joins the first), which cannot be told from a
-//! range one line long.
+//! A `def` or `class` header removed with its body kept is left alone (real commits merge two
+//! functions into one that way: the second's body joins the first), unless that body opens
+//! with a docstring: a docstring only ever opens a body, so the body lost its header.
 
 use hashline_core::Edit;
 
@@ -33,6 +33,20 @@ fn is_header(line: &str, yaml: bool) -> bool {
     let code = code.trim();
     let t = code.trim_start_matches("- ");
     code.ends_with(':') && (yaml || CLAUSES.iter().any(|c| t.starts_with(c)))
+}
+
+/// Whether `line` opens a Python function or class (its header ends with `:`).
+fn is_definition(line: &str) -> bool {
+    let t = line.trim();
+    let t = t.strip_prefix("async ").unwrap_or(t);
+    (t.starts_with("def ") || t.starts_with("class ")) && t.ends_with(':')
+}
+
+/// Whether `line` opens a docstring (a string statement: `"""`, `'''`, maybe prefixed `r`).
+fn is_docstring(line: &str) -> bool {
+    let t = line.trim_start();
+    let t = t.strip_prefix(['r', 'R']).unwrap_or(t);
+    t.starts_with("\"\"\"") || t.starts_with("'''")
 }
 
 /// Whether line `n` starts in code, outside strings and brackets (its indentation means
@@ -63,8 +77,32 @@ pub(super) fn orphaned_body(s: &Subject<'_>, edit: &Edit) -> Option<String> {
         .rev()
         .find(|&n| !is_blank(s.line(n)) && indent(s.line(n)).len() < depth)?;
     let yaml = !s.path.ends_with(".py") && !s.path.ends_with(".pyi");
-    if !is_header(s.line(header), yaml) || !starts_in_code(s, header) {
+    let header_line = s.line(header);
+    let docstring = !yaml && is_definition(header_line) && is_docstring(s.line(body));
+    if !(docstring || is_header(header_line, yaml)) || !starts_in_code(s, header) {
         return None;
+    }
+    // A docstring can only open a body: the payload must end with its header (comments may
+    // follow it, no statement).
+    if docstring {
+        let header_row = edit
+            .rows
+            .iter()
+            .rposition(|r| !is_blank(r) && indent(r).len() < depth);
+        let ends_with_header = header_row.is_some_and(|i| {
+            is_definition(&edit.rows[i])
+                && edit.rows[i + 1..]
+                    .iter()
+                    .all(|r| is_blank(r) || r.trim_start().starts_with('#'))
+        });
+        return match ends_with_header {
+            true => None,
+            false => Some(format!(
+                "the range replaces `{}` (line {header}) but keeps its body, which opens with a \
+                 docstring (line {body}): that body would lose its header",
+                header_line.trim()
+            )),
+        };
     }
     // The payload may give the body a new header: a row less indented than the body. Any such
     // row decides (one that opens no block leaves the body misindented: the parser says so).

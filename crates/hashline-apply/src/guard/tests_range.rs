@@ -224,3 +224,34 @@ fn a_blank_run_longer_than_any_in_the_file_is_warned() {
     let short = "def f():\n    pass\n\n\ndef g():\n    pass\n";
     assert_eq!(run("a.py", short, vec![replace(5, 6, &[])]), Ok(vec![]));
 }
+
+#[test]
+fn a_body_whose_docstring_lost_its_def_is_refused() {
+    let py = "def a():\n    return 1\n\n\ndef b():\n    return 2\n\n\ndef c():\n    \"\"\"Doc.\"\"\"\n    return 3\n";
+    // Deleting `b` and, one line too far, `def c():`.
+    let got = run("a.py", py, vec![replace(5, 9, &[])]);
+    assert_eq!(got, Err(ErrorCode::RangeBoundary));
+    // Deleting `b` alone is fine, and so is a payload that gives the body a new header.
+    assert_eq!(run("a.py", py, vec![replace(5, 8, &[])]), Ok(vec![]));
+    let rows = ["def b():", "    return 2", "", "", "def c2():"];
+    assert_eq!(run("a.py", py, vec![replace(5, 9, &rows)]), Ok(vec![]));
+    // A comment put between the header and its docstring keeps the header.
+    let rows = ["def c():", "    # fmt: off"];
+    assert_eq!(run("a.py", py, vec![replace(9, 9, &rows)]), Ok(vec![]));
+    // A payload whose last function has statements cannot take the docstring.
+    let rows = ["def b2():", "    return 4"];
+    let got = run("a.py", py, vec![replace(5, 9, &rows)]);
+    assert_eq!(got, Err(ErrorCode::RangeBoundary));
+}
+
+#[test]
+fn rows_that_follow_a_kept_return_are_warned() {
+    // The range starts on the header of the method it rewrites, so its rows follow the
+    // return of the method above.
+    let py = "class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        x = 1\n        return x\n";
+    let got = run("a.py", py, vec![replace(5, 6, &["        x = 2"])]).expect("ok");
+    assert!(warns(&got, "[W_DEAD_CODE]"), "{got:?}");
+    // A new method after the return resumes.
+    let rows = ["    def h(self):", "        x = 2"];
+    assert_eq!(run("a.py", py, vec![replace(5, 6, &rows)]), Ok(vec![]));
+}
