@@ -154,7 +154,8 @@ Apply or discard a preview that `ast_edit` queued; with no action (or \"list\"),
 pending previews. \"apply\" writes the preview with `id` (default: the newest), only the \
 matches in `only` if given (FILE:MATCH ids), and refuses, writing nothing, if any previewed \
 file changed since the preview: run `ast_edit` again then. The result shows the new \
-`¶PATH#TAG` headers of the written files.";
+`¶PATH#TAG` headers of the written files. Annotated destructive because \"apply\" overwrites \
+files; \"list\" and \"discard\" change no file.";
 
 /// `undo`.
 pub(crate) const UNDO: &str = "\
@@ -162,4 +163,5 @@ Put back the files of a call that wrote (`edit`, `write`, `resolve` apply), byte
 or nothing: {\"action\": \"undo\"} undoes this session's last such call (repeat to walk back), \
 {\"id\": N} the call whose result carried `undo` id N; a file the call created is removed. \
 With no arguments (or {\"action\": \"list\"}) it writes nothing and lists this root's recent \
-calls: id, age, session, files. A file changed since that call is refused, not overwritten.";
+calls: id, age, session, files. A file changed since that call is refused, not overwritten. \
+Annotated destructive because an undo overwrites or removes files; the list changes none.";
