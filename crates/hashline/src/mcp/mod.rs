@@ -8,6 +8,7 @@
 
 mod call;
 mod describe;
+mod reply;
 mod screen;
 mod texts;
 mod tools;
