@@ -339,15 +339,15 @@ fn pick(server: Dialect, call: Option<&str>) -> Result<Dialect, String> {
 }
 
 /// A [`Response`] as a tool result: the model-facing text (its CLI steps named as tool calls,
-/// [`texts::for_mcp`]), the `--json` object as structured content, `isError` on a refusal.
+/// [`texts::for_mcp`]), the `--json` object without its `text` as structured content (the
+/// data; the text is the result's one content block, and a client that forwards both would
+/// show the model the same words twice), `isError` on a refusal.
 pub(crate) fn tool_result(response: Response) -> CallToolResult {
     let mut report = response.report();
     let outcome = &response.outcome;
     let text = texts::for_mcp(&reply::with_warnings(&outcome.text, &outcome.warnings));
     if let Some(object) = report.as_object_mut() {
-        if object.contains_key("text") {
-            object.insert("text".into(), serde_json::Value::String(text.clone()));
-        }
+        object.remove("text");
         if object.contains_key("warnings") {
             let warnings = response.outcome.warnings.iter();
             let warnings = warnings.map(|w| serde_json::Value::String(texts::for_mcp(w)));
