@@ -57,25 +57,30 @@ mod tests {
 
     #[test]
     fn missing_warnings_are_added_once() {
-        let w = vec!["[W_A] one".to_string(), "[W_B] two".to_string()];
+        let w = vec![
+            "[W_UNREAD] one".to_string(),
+            "[W_DEAD_CODE] two".to_string(),
+        ];
         assert_eq!(
             with_warnings("Updated a.txt", &w),
-            "Updated a.txt\n\nWarnings:\n[W_A] one\n[W_B] two"
+            "Updated a.txt\n\nWarnings:\n[W_UNREAD] one\n[W_DEAD_CODE] two"
         );
-        let shown = "Done\n\nWarnings:\n[W_A] one";
+        let shown = "Done\n\nWarnings:\n[W_UNREAD] one";
         assert_eq!(
             with_warnings(shown, &w),
-            "Done\n\nWarnings:\n[W_A] one\n[W_B] two"
+            "Done\n\nWarnings:\n[W_UNREAD] one\n[W_DEAD_CODE] two"
         );
         assert_eq!(
-            with_warnings("x [W_A] one [W_B] two", &w),
-            "x [W_A] one [W_B] two"
+            with_warnings("x [W_UNREAD] one [W_DEAD_CODE] two", &w),
+            "x [W_UNREAD] one [W_DEAD_CODE] two"
         );
     }
 
     #[test]
     fn the_added_warnings_are_bounded() {
-        let w: Vec<String> = (0..50).map(|i| format!("[W_X] warning {i}")).collect();
+        let w: Vec<String> = (0..50)
+            .map(|i| format!("[W_LOOSE_CONTEXT] warning {i}"))
+            .collect();
         let text = with_warnings("Updated a.txt", &w);
         assert!(
             text.contains("warning 19") && !text.contains("warning 20"),
@@ -89,11 +94,11 @@ mod tests {
             "{text}"
         );
         let big: Vec<String> = (0..3)
-            .map(|i| format!("[W_X] {i} {}", "y".repeat(5000)))
+            .map(|i| format!("[W_LOOSE_CONTEXT] {i} {}", "y".repeat(5000)))
             .collect();
         let text = with_warnings("ok", &big);
         assert!(
-            text.contains("[W_X] 0") && !text.contains("[W_X] 1"),
+            text.contains("[W_LOOSE_CONTEXT] 0") && !text.contains("[W_LOOSE_CONTEXT] 1"),
             "{}",
             text.len()
         );
