@@ -1,5 +1,5 @@
 //! Chained edits over MCP (issue 13 item 3): the structured result of `edit` carries the fresh
-//! anchors of the changed region (`files[].anchors`), the text stays the seed's, and a lineid-json
+//! anchors of the changed region (`files[].anchors`), the text shows them after the seed's, and a lineid-json
 //! result whose anchors were shown is recorded, so an edit with them chains — even when the new
 //! line's 8-bit ID equals the one the read showed for the line it replaced. `write` over a
 //! file the session never read is refused there as on the CLI (`E_NOT_READ`).
@@ -37,7 +37,15 @@ async fn lineid_edits_chain_on_the_structured_anchors() {
     };
     let first = call(&client, "edit", json!({"patch": request(&twin)})).await;
     assert!(!first.is_error, "{}", first.text);
-    assert_eq!(first.text, "Updated f.txt");
+    // The text shows the fresh anchors too (issue 26 item 3), after the seed's line.
+    assert!(
+        first
+            .text
+            .starts_with("Updated f.txt\n\n--- Anchors f.txt lines ")
+            && first.text.contains(&format!("\n2#{id}|{twin}")),
+        "{}",
+        first.text
+    );
     let rows: Vec<&str> = first.json["files"][0]["anchors"][0]["rows"]
         .as_array()
         .expect("anchors in the structured result")

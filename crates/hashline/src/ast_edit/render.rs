@@ -116,10 +116,15 @@ pub(super) fn listed(pending: &[QueuedPreview]) -> ResolveOutcome {
                 age(now.saturating_sub(p.created_ms))
             ));
         }
-        lines.push(
-            "Apply with `hashline resolve apply ID`, discard with `hashline resolve discard ID`."
-                .to_string(),
-        );
+        // A real id (the newest), so the step can be taken as written, here and over MCP.
+        let id = pending
+            .first()
+            .map(|p| p.id.to_string())
+            .unwrap_or_default();
+        lines.push(format!(
+            "Apply one with `hashline resolve apply {id}`, discard one with \
+             `hashline resolve discard {id}` (or another id above)."
+        ));
         lines.join("\n")
     };
     ResolveOutcome {

@@ -5,7 +5,7 @@ use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
-use super::texts;
+use super::{reply, texts};
 use crate::{
     AstEditOptions, Dialect, EditOptions, ErrorCode, Outcome, PreviewId, ReadOptions,
     ResolveAction, Response, Rule, Session,
@@ -151,6 +151,9 @@ pub(crate) fn run(
             let options = EditOptions {
                 dry_run: a.dry_run,
                 allow_syntax_errors: a.allow_syntax_errors,
+                // The text shows the fresh anchors in every dialect (bounded), not only the
+                // structured result: a client may forward the text alone.
+                show_anchors: true,
                 ..EditOptions::default()
             };
             let (patch, fence) = match unfence(&patch) {
@@ -336,14 +339,15 @@ fn pick(server: Dialect, call: Option<&str>) -> Result<Dialect, String> {
 }
 
 /// A [`Response`] as a tool result: the model-facing text (its CLI steps named as tool calls,
-/// [`texts::for_mcp`]), the `--json` object as structured content, `isError` on a refusal.
+/// [`texts::for_mcp`]), the `--json` object without its `text` as structured content (the
+/// data; the text is the result's one content block, and a client that forwards both would
+/// show the model the same words twice), `isError` on a refusal.
 pub(crate) fn tool_result(response: Response) -> CallToolResult {
     let mut report = response.report();
-    let text = texts::for_mcp(&response.outcome.text);
+    let outcome = &response.outcome;
+    let text = texts::for_mcp(&reply::with_warnings(&outcome.text, &outcome.warnings));
     if let Some(object) = report.as_object_mut() {
-        if object.contains_key("text") {
-            object.insert("text".into(), serde_json::Value::String(text.clone()));
-        }
+        object.remove("text");
         if object.contains_key("warnings") {
             let warnings = response.outcome.warnings.iter();
             let warnings = warnings.map(|w| serde_json::Value::String(texts::for_mcp(w)));

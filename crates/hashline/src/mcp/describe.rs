@@ -52,7 +52,10 @@ pub(crate) fn edit(dialect: Dialect) -> String {
         "Apply one anchored patch, all or nothing (every file of it, or none). {language}\n\n\
          A refused edit writes nothing and its text starts with what to do next. When an \
          anchor is stale the result shows the changed lines with fresh anchors: patch again \
-         with those, or read the file again; never guess anchors. `dryRun` shows the diff \
+         with those, or read the file again; never guess anchors. A successful result shows \
+         the fresh anchors of the changed lines in the same form (a `--- Anchors PATH lines \
+         A-B ---` block where the dialect's own reply has none): the next edit may use them \
+         without a read. `dryRun` shows the diff \
          without writing. The patch's form is detected (`dialect` names it instead): an \
          apply-patch (V4A) patch, a str-replace request or the other JSON dialects also work, \
          and a JSON request may be sent as the object `request` instead of a string."
@@ -115,10 +118,10 @@ const LINEID_JSON: &str = "\
 pos..end inclusive (pos only: one line; `lines: []` or null deletes); {\"op\": \"append\", \
 \"pos\": \"LINE#ID\", \"lines\": [...]} inserts after the anchor, {\"op\": \"prepend\", ...} \
 before it; without anchors they insert at the end or start (and create a missing file). \
-Anchors are `LINE#ID` copied exactly from the latest read; every edit of one call refers to \
-that read (do not adjust line numbers for earlier edits of the call). `lines` is plain \
-content: no `LINE#ID|` prefixes, no `+`/`-` diff markers. If the same file needs another \
-call, read it again first.";
+Anchors are `LINE#ID` copied exactly from the latest read, or from the `--- Anchors` block \
+of the last edit's result; every edit of one call refers to that version (do not adjust line \
+numbers for earlier edits of the call). `lines` is plain content: no `LINE#ID|` prefixes, no \
+`+`/`-` diff markers. For lines outside the anchors shown, read the file again first.";
 
 /// `write`, for a server whose dialect is `dialect`.
 pub(crate) fn write(dialect: Dialect) -> String {
@@ -154,7 +157,8 @@ Apply or discard a preview that `ast_edit` queued; with no action (or \"list\"),
 pending previews. \"apply\" writes the preview with `id` (default: the newest), only the \
 matches in `only` if given (FILE:MATCH ids), and refuses, writing nothing, if any previewed \
 file changed since the preview: run `ast_edit` again then. The result shows the new \
-`¶PATH#TAG` headers of the written files.";
+`¶PATH#TAG` headers of the written files. Annotated destructive because \"apply\" overwrites \
+files; \"list\" and \"discard\" change no file.";
 
 /// `undo`.
 pub(crate) const UNDO: &str = "\
@@ -162,4 +166,5 @@ Put back the files of a call that wrote (`edit`, `write`, `resolve` apply), byte
 or nothing: {\"action\": \"undo\"} undoes this session's last such call (repeat to walk back), \
 {\"id\": N} the call whose result carried `undo` id N; a file the call created is removed. \
 With no arguments (or {\"action\": \"list\"}) it writes nothing and lists this root's recent \
-calls: id, age, session, files. A file changed since that call is refused, not overwritten.";
+calls: id, age, session, files. A file changed since that call is refused, not overwritten. \
+Annotated destructive because an undo overwrites or removes files; the list changes none.";

@@ -1,13 +1,15 @@
-//! `hashline mcp`: the tools `read`, `edit`, `write`, `ast_edit` and `resolve` over the Model
-//! Context Protocol (stdio), on the official `rmcp` SDK.
+//! `hashline mcp`: the tools `read`, `edit`, `write`, `ast_edit`, `resolve` and `undo` over the
+//! Model Context Protocol (stdio), on the official `rmcp` SDK.
 //!
 //! Every call runs the same [`Session`] command as the CLI and answers with its model-facing
-//! text, its `--json` object as structured content, and `isError` when it was refused. Calls
+//! text, its `--json` object less `text` as structured content, and `isError` when it was
+//! refused. Calls
 //! with arguments that do not fit a tool's schema are `E_BAD_SHAPE` results too, so a model
 //! sees what to fix. The server keeps nothing per call: its state is the session's store.
 
 mod call;
 mod describe;
+mod reply;
 mod screen;
 mod texts;
 mod tools;

@@ -105,15 +105,16 @@ fn commands(line: &str, prefix: &str, action: &str) -> String {
         let after = &rest[at + prefix.len()..];
         let Some(end) = after.find('`') else { break };
         let id = &after[..end];
-        let id = if id == "ID" {
-            "ID".to_string()
-        } else {
-            id.to_string()
-        };
         out.push_str(&rest[..at]);
-        out.push_str(&format!(
-            "`resolve` with {{\"action\": \"{action}\", \"id\": {id}}}"
-        ));
+        // Only a real id goes into the JSON, so that every object a text proposes parses;
+        // without one, the action alone (which takes the newest preview).
+        if !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()) {
+            out.push_str(&format!(
+                "`resolve` with {{\"action\": \"{action}\", \"id\": {id}}}"
+            ));
+        } else {
+            out.push_str(&format!("`resolve` with {{\"action\": \"{action}\"}}"));
+        }
         rest = &after[end + 1..];
     }
     out.push_str(rest);
@@ -238,6 +239,63 @@ mod tests {
             "{beyond}"
         );
         assert_eq!(cli_residue(&beyond), None);
+    }
+
+    /// Every `{…}` object in the prose of `text` (content rows left out).
+    fn proposed_objects(text: &str) -> Vec<String> {
+        let mut found = Vec::new();
+        for line in text.split('\n').filter(|l| !is_content_row(l)) {
+            let mut rest = line;
+            while let Some(at) = rest.find("{\"") {
+                let mut depth = 0;
+                let mut end = None;
+                for (i, c) in rest[at..].char_indices() {
+                    match c {
+                        '{' => depth += 1,
+                        '}' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                end = Some(at + i + 1);
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                let Some(end) = end else { break };
+                found.push(rest[at..end].to_string());
+                rest = &rest[end..];
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn every_proposed_object_is_valid_json() {
+        let texts = [
+            "2 pending previews (newest first):\n4: x\n3: y\nApply one with `hashline resolve \
+             apply 4`, discard one with `hashline resolve discard 4` (or another id above).",
+            "Apply with `hashline resolve apply ID`, discard with `hashline resolve discard ID`.",
+            "Staged as preview 3 — To apply: `hashline resolve apply 3` (only some matches: \
+             `--only 1:2,2:1`, the `[FILE:MATCH]` ids shown). To discard: `hashline resolve \
+             discard 3`.",
+        ];
+        for text in texts {
+            let translated = for_mcp(text);
+            let objects = proposed_objects(&translated);
+            assert!(!objects.is_empty(), "{translated}");
+            for object in objects {
+                assert!(
+                    serde_json::from_str::<serde_json::Value>(&object).is_ok(),
+                    "{object} in {translated}"
+                );
+            }
+        }
+        let listed = for_mcp(texts[0]);
+        assert!(
+            listed.contains("{\"action\": \"apply\", \"id\": 4}"),
+            "{listed}"
+        );
     }
 
     #[test]

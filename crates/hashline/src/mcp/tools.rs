@@ -52,6 +52,8 @@ pub(crate) fn tools(dialect: Dialect) -> Vec<Tool> {
                 .destructive(false)
                 .idempotent(false),
         ),
+        // Destructive, honestly: "apply" overwrites files. Its default "list" writes nothing,
+        // and the description says so; a tool's annotations cover all its actions.
         tool(
             "resolve",
             "Apply or discard a queued ast_edit preview",
