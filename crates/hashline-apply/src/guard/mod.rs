@@ -31,6 +31,7 @@ mod layout;
 mod leftover;
 mod lexical;
 mod merged;
+mod names;
 mod orphan;
 mod payload;
 mod scope;
@@ -121,6 +122,9 @@ pub(crate) struct Subject<'a> {
     /// The longest run of blank lines of the text read and how many runs it has, found once
     /// on first use ([`Subject::blank_runs`]).
     blank_runs: std::sync::OnceLock<(usize, usize)>,
+    /// How often each name is bound in the text read, found once on first use
+    /// ([`Subject::bindings`]).
+    bindings: std::sync::OnceLock<names::Bindings>,
 }
 
 impl<'a> Subject<'a> {
@@ -179,6 +183,7 @@ impl<'a> Subject<'a> {
             changes: std::sync::OnceLock::new(),
             lexers: std::sync::OnceLock::new(),
             blank_runs: std::sync::OnceLock::new(),
+            bindings: std::sync::OnceLock::new(),
         }
     }
 }
@@ -278,6 +283,21 @@ impl Subject<'_> {
                 }
             }
             (longest, runs)
+        })
+    }
+
+    /// How often each name is bound in the text read, the names of a line (its code, strings
+    /// blanked) given by `of` (one scan, on first use; later calls get the first map).
+    pub(crate) fn bindings(&self, of: impl Fn(&str) -> Vec<String>) -> &names::Bindings {
+        self.bindings.get_or_init(|| {
+            let family = lexical::Family::of(self.path);
+            let mut map = names::Bindings::new();
+            for n in 1..=self.line_count() {
+                for name in of(&lexical::code_part(self.line(n), family)) {
+                    *map.entry(name).or_default() += 1;
+                }
+            }
+            map
         })
     }
 
@@ -451,6 +471,7 @@ fn one_edit(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) -> Result<
             ));
         }
         blank::warn(s, edit, warnings);
+        names::check(s, edit, warnings);
         return dead::check(s, edit, warnings);
     }
     payload::check(s, edit)?;
@@ -458,6 +479,7 @@ fn one_edit(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) -> Result<
     indent::check(s, edit)?;
     boundary::check(s, edit, warnings)?;
     merged::check(s, edit, warnings);
+    names::check(s, edit, warnings);
     Ok(())
 }
 

@@ -255,3 +255,28 @@ fn rows_that_follow_a_kept_return_are_warned() {
     let rows = ["    def h(self):", "        x = 2"];
     assert_eq!(run("a.py", py, vec![replace(5, 6, &rows)]), Ok(vec![]));
 }
+
+#[test]
+fn a_declaration_the_range_takes_while_its_name_is_used_is_warned() {
+    // `output := …` goes with the line above it; `output` is used right below.
+    let go = "func t() {\n\tf := flag()\n\toutput := f.String()\n\n\tif output != \"x\" {\n\t\tfail()\n\t}\n}\n";
+    let got = run("m.go", go, vec![replace(2, 3, &["\tf := newFlag()"])]).expect("ok");
+    assert!(warns(&got, "[W_UNDECLARED_NAME]"), "{got:?}");
+    // Declared again by the payload, or bound elsewhere in the file: no warning.
+    let rows = ["\tf := newFlag()", "\toutput := f.Text()"];
+    assert_eq!(run("m.go", go, vec![replace(2, 3, &rows)]), Ok(vec![]));
+    let py = "import click\n\n\ndef f(click):\n    return click\n";
+    assert_eq!(run("a.py", py, vec![replace(1, 1, &[])]), Ok(vec![]));
+}
+
+#[test]
+fn a_declaration_kept_beside_its_new_version_is_warned() {
+    // The range starts one line late: the old `use` stays above its new version.
+    let rs =
+        "use serde_json as json;\nuse counter::CounterWriter;\nuse crate::jsont;\n\nfn f() {}\n";
+    let rows = ["use crate::counter::CounterWriter;", "use crate::jsont;"];
+    let got = run("a.rs", rs, vec![replace(3, 3, &rows)]).expect("ok");
+    assert!(warns(&got, "[W_REDECLARED]"), "{got:?}");
+    let fixed = ["use crate::counter::CounterWriter;"];
+    assert_eq!(run("a.rs", rs, vec![replace(2, 2, &fixed)]), Ok(vec![]));
+}
