@@ -1,7 +1,8 @@
 //! The undo id of a call travels with the call's own result: one [`Session`] shared by 8
-//! threads, each making 200 edits of its own file, gets 1,600 distinct ids, and undoing each
-//! thread's last id puts back exactly that thread's file. (The id once went through one slot
-//! per workspace, where threads lost ids or took each other's.)
+//! threads, each making 200 edits of its own file, gets 1,600 distinct ids; every call the undo
+//! log holds names the file of the thread that got its id, and undoing the newest puts back
+//! exactly that thread's file. (The id once went through one slot per workspace, where threads
+//! lost ids or took each other's.)
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -62,20 +63,31 @@ fn eight_threads_each_get_their_own_undo_ids() {
         assert!(own.windows(2).all(|w| w[0] < w[1]), "thread {t}: {own:?}");
     }
 
-    // Undoing a thread's last id restores that thread's file, and no other.
-    for (t, own) in ids.iter().enumerate() {
-        let last = *own.last().expect("ids");
-        let undone = session.undo(Some(last));
-        assert!(undone.outcome.ok, "undo {last}: {}", undone.outcome.text);
-        for u in 0..THREADS {
-            let text =
-                std::fs::read_to_string(root.path().join(format!("f{u}.txt"))).expect("read");
-            let expected = if u <= t { EDITS - 1 } else { EDITS };
-            assert_eq!(
-                text,
-                version(expected),
-                "f{u}.txt after undoing thread {t}'s last"
-            );
-        }
+    // Every call the undo log still holds (the newest 100) names the file of the thread that
+    // got its id; undoing the newest puts back that thread's file, and no other.
+    let owner = |id: u64| ids.iter().position(|own| own.contains(&id));
+    let listed = session.undo_list();
+    let mut newest = None;
+    for line in listed.outcome.text.lines() {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let id: u64 = fields[0].parse().expect("an undo id");
+        let t = owner(id).unwrap_or_else(|| panic!("id {id} was given to no call"));
+        assert!(
+            fields[3].starts_with(&format!("f{t}.txt ")),
+            "id {id} of thread {t} lists {line}"
+        );
+        newest = newest.max(Some((id, t)));
+    }
+    let (last, t) = newest.expect("the undo log holds calls");
+    let undone = session.undo(Some(last));
+    assert!(undone.outcome.ok, "undo {last}: {}", undone.outcome.text);
+    for u in 0..THREADS {
+        let text = std::fs::read_to_string(root.path().join(format!("f{u}.txt"))).expect("read");
+        let expected = if u == t { EDITS - 1 } else { EDITS };
+        assert_eq!(
+            text,
+            version(expected),
+            "f{u}.txt after undoing call {last}"
+        );
     }
 }

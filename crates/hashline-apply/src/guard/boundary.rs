@@ -30,7 +30,10 @@ pub(super) fn check(
     if let Some(what) = renumbered(s, edit).or_else(|| orphaned_body(s, edit)) {
         return Err(refuse(s, ErrorCode::RangeBoundary, edit, what, RESEND));
     }
-    if let Some(what) = unpaired_end(s, edit).or_else(|| prose_leftover(s, edit)) {
+    if let Some(what) = unpaired_end(s, edit)
+        .or_else(|| prose_leftover(s, edit))
+        .or_else(|| super::sentence::cut_sentence(s, edit))
+    {
         warnings.push(format!(
             "[W_RANGE_EDGE] {}: {what}; if it was not meant to go, leave it out of the range",
             (s.label)(edit)

@@ -35,6 +35,7 @@ mod names;
 mod orphan;
 mod payload;
 mod scope;
+mod sentence;
 mod syntax;
 mod transient;
 
@@ -472,6 +473,12 @@ fn one_edit(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) -> Result<
         }
         blank::warn(s, edit, warnings);
         names::check(s, edit, warnings);
+        if let Some(what) = sentence::cut_sentence(s, edit) {
+            warnings.push(format!(
+                "[W_RANGE_EDGE] {}: {what}; if it was not meant to go, leave it out of the range",
+                (s.label)(edit)
+            ));
+        }
         return dead::check(s, edit, warnings);
     }
     payload::check(s, edit)?;

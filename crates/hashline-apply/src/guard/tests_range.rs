@@ -280,3 +280,18 @@ fn a_declaration_kept_beside_its_new_version_is_warned() {
     let fixed = ["use crate::counter::CounterWriter;"];
     assert_eq!(run("a.rs", rs, vec![replace(2, 2, &fixed)]), Ok(vec![]));
 }
+
+#[test]
+fn a_sentence_cut_by_the_range_is_warned() {
+    // The range takes the first line of a wrapped comment: its second line is left starting
+    // mid-sentence under the new code.
+    let go = "}\n\n// Names looks up the value of a flag, returns\n// nil if not found\nfunc Names() {}\n";
+    let got = run("m.go", go, vec![replace(2, 3, &["", "func New() {}", ""])]).expect("ok");
+    assert!(warns(&got, "[W_RANGE_EDGE]"), "{got:?}");
+    // Rewriting the line, still carrying the sentence on, is fine; so is a new sentence that
+    // replaces both lines.
+    let rows = ["// Names finds the value of a flag, returns"];
+    assert_eq!(run("m.go", go, vec![replace(3, 3, &rows)]), Ok(vec![]));
+    let rows = ["// Names finds a flag's value."];
+    assert_eq!(run("m.go", go, vec![replace(3, 4, &rows)]), Ok(vec![]));
+}
