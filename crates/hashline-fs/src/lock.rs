@@ -24,6 +24,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -77,6 +78,7 @@ pub(crate) fn lock_all(dir: Option<&Path>, targets: &[&Target]) -> Result<LockGu
             .write(true)
             .create(true)
             .truncate(false)
+            .custom_flags(super::recover::NOFOLLOW)
             .open(&path)
             .map_err(|e| FsError::io(path.display(), e))?;
         wait_for(&file, &path, timeout, targets)?;

@@ -12,6 +12,12 @@
 //! * `ROLLBACK` — killed while undoing a failed commit: every target not holding its old bytes
 //!   gets them back from the journal's backup, created files are removed (*rolled back*).
 //!
+//! A plan is acted on only when its seal verifies with the state directory's key and every
+//! name in it is one the engine uses (`trust.rs`); any other is refused
+//! ([`FsError::Tampered`], listed in [`Recovery::refused`]) and left in place for a person to
+//! look at: nothing it names is touched. A plan that does not parse at all is what a process
+//! killed while writing it leaves (no temp file exists yet): that journal alone is removed.
+//!
 //! Every step compares fingerprints first, so running a recovery twice is harmless. A target
 //! that holds neither the old nor the new bytes (another writer since the crash) is left alone
 //! and reported as a conflict. The temps named by the journal (`.hashline-<id>-*`) are removed
@@ -21,6 +27,7 @@ use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::fs::OpenOptions;
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use rustix::fs::{AtFlags, Mode};
@@ -29,7 +36,9 @@ use rustix::io::Errno;
 use super::beneath::{self, Parent};
 use super::content::Content;
 use super::journal::{self, Entry, Kind, Plan, Print};
+use super::seal::{Domain, Seal, Unsealed};
 use super::stage::{write_in_place, write_temp};
+use super::trust;
 use super::{FsError, Target, Workspace};
 
 /// What one recovery pass did.
@@ -47,6 +56,9 @@ pub struct Recovery {
     pub live: usize,
     /// Files left alone because they hold neither the old nor the new bytes (another writer).
     pub conflicts: Vec<String>,
+    /// Journals refused and left in place ([`FsError::Tampered`]: a seal that does not verify,
+    /// a name the engine never writes), each the refusal's message.
+    pub refused: Vec<String>,
 }
 
 impl Recovery {
@@ -54,6 +66,7 @@ impl Recovery {
     pub fn is_empty(&self) -> bool {
         self.rolled_forward + self.rolled_back + self.discarded + self.temps_removed == 0
             && self.conflicts.is_empty()
+            && self.refused.is_empty()
     }
 }
 
@@ -72,6 +85,9 @@ impl std::fmt::Display for Recovery {
         if self.live > 0 {
             write!(f, "; {} in progress in other processes", self.live)?;
         }
+        for refusal in &self.refused {
+            write!(f, "\n[E_STATE_TAMPERED] {refusal}")?;
+        }
         for path in &self.conflicts {
             write!(
                 f,
@@ -81,6 +97,9 @@ impl std::fmt::Display for Recovery {
         Ok(())
     }
 }
+
+/// `O_NOFOLLOW`: a file of the state directory is never opened through a symlink.
+pub(super) const NOFOLLOW: i32 = rustix::fs::OFlags::NOFOLLOW.bits() as i32;
 
 /// Recovers every dead transaction of `ws`'s root found in `ws`'s journal directory.
 pub(super) fn recover(ws: &Workspace) -> Result<Recovery, FsError> {
@@ -124,7 +143,12 @@ fn remove_orphan_lock(path: &Path, ids: &[String]) {
     if ids.iter().any(|i| i == id) {
         return;
     }
-    let Ok(file) = OpenOptions::new().read(true).write(true).open(path) else {
+    let opened = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(NOFOLLOW)
+        .open(path);
+    let Ok(file) = opened else {
         return;
     };
     if fs4::FileExt::try_lock(&file).is_ok() && !path.with_file_name(id).exists() {
@@ -145,6 +169,7 @@ fn recover_one(
         .write(true)
         .create(true)
         .truncate(false)
+        .custom_flags(NOFOLLOW)
         .open(&lock_path)
         .map_err(|e| FsError::io(lock_path.display(), e))?;
     if fs4::FileExt::try_lock(&lock).is_err() {
@@ -152,16 +177,30 @@ fn recover_one(
         return Ok(());
     }
     let dir = journal_dir.join(id);
-    let plan: Option<Plan> = std::fs::read(dir.join(journal::PLAN))
-        .ok()
-        .and_then(|bytes| serde_json::from_slice(&bytes).ok());
-    let Some(plan) = plan else {
-        // Killed before its plan was durable: no temp file was made yet.
-        journal::remove_journal(&dir, &lock_path);
-        return Ok(());
+    let plan_path = dir.join(journal::PLAN);
+    let refuse = |reason: String| FsError::Tampered {
+        path: plan_path.display().to_string(),
+        reason,
+    };
+    let seal = Seal::in_dir(journal_dir);
+    let plan: Plan = match read_plan(&plan_path).map(|bytes| seal.open(Domain::Journal, &bytes)) {
+        None | Some(Err(Unsealed::Unreadable)) => {
+            // Killed before its plan was durable: no temp file was made yet.
+            journal::remove_journal(&dir, &lock_path);
+            return Ok(());
+        }
+        Some(Err(Unsealed::Forged(reason))) => {
+            report.refused.push(refuse(reason).to_string());
+            return Ok(());
+        }
+        Some(Ok(plan)) => plan,
     };
     if plan.root != ws.root().as_os_str().as_bytes() {
         return Ok(()); // another workspace's: recovered when that root is used
+    }
+    if let Err(reason) = trust::check_plan(ws, id, &plan) {
+        report.refused.push(refuse(reason).to_string());
+        return Ok(());
     }
     let targets: Vec<Target> = plan.entries.iter().map(target_of).collect();
     let refs: Vec<&Target> = targets.iter().collect();
@@ -186,6 +225,20 @@ fn recover_one(
     }
     journal::remove_journal(&dir, &lock_path);
     Ok(())
+}
+
+/// The bytes of a plan file (never through a symlink); `None` when there is none to read.
+fn read_plan(path: &Path) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let mut file = OpenOptions::new()
+        .read(true)
+        .custom_flags(NOFOLLOW)
+        .open(path)
+        .ok()?;
+    let mut bytes = Vec::new();
+    // A plan is a few hundred bytes a file; 64 MiB holds one of a hundred thousand files.
+    (&mut file).take(64 << 20).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
 }
 
 /// The target of an entry, for locks and messages.
