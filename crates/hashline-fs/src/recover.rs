@@ -9,8 +9,11 @@
 //!   forward*): a temp still present is renamed into place (a hard-linked file is rewritten in
 //!   place from it, only when it holds its old bytes or a prefix of the new ones, what a killed
 //!   truncate-then-write leaves), a file to remove still holding its old bytes is removed;
-//! * `ROLLBACK` — killed while undoing a failed commit: every target not holding its old bytes
-//!   gets them back from the journal's backup, created files are removed (*rolled back*).
+//! * `ROLLBACK` — killed while undoing a failed commit: every target holding what the commit
+//!   wrote (or, rewritten in place, a prefix of the new or old bytes; or missing where it was
+//!   removed) gets its old bytes back from the journal's backup, created files holding what the
+//!   commit wrote are removed (*rolled back*); a target holding anything else changed since the
+//!   crash and is left alone, a conflict, as when rolling forward.
 //!
 //! A plan is acted on only when its seal verifies with the state directory's key and every
 //! name in it is one the engine uses (`trust.rs`); any other is refused
@@ -374,6 +377,13 @@ fn roll_back(
     if Print::of(&bytes) != entry.old.unwrap_or(Print::of(&bytes)) {
         return Ok(()); // a torn backup cannot be: it was fsynced before the commit point
     }
+    if !rolled_back_over(root, entry, now, &bytes)? {
+        // Neither what the commit wrote nor what a killed write leaves: changed since.
+        report
+            .conflicts
+            .push(entry.target_path().display().to_string());
+        return Ok(());
+    }
     if entry.kind == Kind::InPlace && now.is_some() {
         return write_in_place(&parent, &Content::from(&bytes), None).map_err(|_| {
             FsError::io(
@@ -389,6 +399,43 @@ fn roll_back(
         let _ = rustix::fs::chmodat(dir, temp.as_os_str(), Mode::from(mode), AtFlags::empty());
     }
     rustix::fs::renameat(dir, temp.as_os_str(), dir, parent.name.as_os_str()).map_err(io(entry))
+}
+
+/// Whether a target holding `now` (not its old bytes) may get its old bytes `old` back: it holds
+/// what the commit wrote, or is missing where the commit removed it, or (rewritten in place) a
+/// prefix of the new or old bytes, what a write killed between its truncate and its end
+/// leaves. Anything else is another writer's change since the crash, as rolling forward
+/// judges it.
+fn rolled_back_over(
+    root: &Path,
+    entry: &Entry,
+    now: Option<Print>,
+    old: &[u8],
+) -> Result<bool, FsError> {
+    Ok(match (entry.kind, now) {
+        (Kind::Remove, None) => true,
+        (_, None) => false,
+        (_, now) if now == entry.new => true,
+        (Kind::InPlace, Some(_)) => {
+            let real = entry.target_path();
+            match beneath::read(root, &real, &real.to_string_lossy())? {
+                Some((bytes, _)) => old.starts_with(&bytes) || torn_new(root, entry, &bytes)?,
+                None => false,
+            }
+        }
+        _ => false,
+    })
+}
+
+/// Whether `bytes` are a prefix of the new bytes of an in-place entry (its temp, while present).
+fn torn_new(root: &Path, entry: &Entry, bytes: &[u8]) -> Result<bool, FsError> {
+    let (Some(parent), Some(temp)) = (parent_of(root, entry)?, entry.temp.as_deref()) else {
+        return Ok(false);
+    };
+    let temp_path = parent.dir.path.join(std::ffi::OsStr::from_bytes(temp));
+    Ok(std::fs::read(&temp_path)
+        .ok()
+        .is_some_and(|new| Some(Print::of(&new)) == entry.new && new.starts_with(bytes)))
 }
 
 /// Removes every `.hashline-<id>-*` file from the directories the plan touches; returns how

@@ -13,6 +13,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use support::cli::hashline;
+use support::forge::{bytes, entry, forge_journal, plan, root, sealed};
 use support::sandbox::Sandbox;
 
 const A: &[u8] = b"one\ntwo\n";
@@ -30,62 +31,6 @@ fn setup() -> (Sandbox, PathBuf) {
     let out = sb.run(&["edit", "--dialect", "apply-patch"], patch.as_bytes());
     assert_eq!(out.code, 0, "{out:?}");
     (sb, outside)
-}
-
-fn root(sb: &Sandbox) -> PathBuf {
-    fs::canonicalize(&sb.root).expect("canonical root")
-}
-
-fn bytes(b: &[u8]) -> String {
-    serde_json::to_string(b).expect("json")
-}
-
-fn print(b: &[u8]) -> String {
-    format!(
-        r#"{{"len":{},"hash":{}}}"#,
-        b.len(),
-        xxhash_rust::xxh3::xxh3_128(b)
-    )
-}
-
-/// One plan entry, as the engine writes it.
-fn entry(target: &Path, temp: Option<&[u8]>, old: &[u8], new: &[u8], backup: &str) -> String {
-    let temp = temp.map_or("null".to_owned(), bytes);
-    format!(
-        r#"{{"kind":"Put","target":{},"temp":{temp},"old":{},"new":{},"backup":{},"mode":420}}"#,
-        bytes(target.as_os_str().as_bytes()),
-        print(old),
-        print(new),
-        serde_json::to_string(backup).expect("json")
-    )
-}
-
-/// `body` sealed with the state directory's own key, as the engine seals it.
-fn sealed(sb: &Sandbox, domain: &str, body: &str) -> String {
-    let key: [u8; 192] = fs::read(sb.state.join("journal/seal.key"))
-        .expect("key")
-        .try_into()
-        .expect("192 bytes");
-    let mut hasher = xxhash_rust::xxh3::Xxh3::with_secret(key);
-    hasher.update(format!("hashline {domain}\n").as_bytes());
-    hasher.update(body.as_bytes());
-    format!(r#"{{"seal":"{:032x}","body":{body}}}"#, hasher.digest128())
-}
-
-/// A journal of a dead process holding `plan` and `marker`; its directory.
-fn forge_journal(sb: &Sandbox, plan: &str, marker: &str) -> PathBuf {
-    let dir = sb.state.join("journal/4242-abc-0");
-    fs::create_dir_all(&dir).expect("journal dir");
-    fs::write(dir.join("plan.json"), plan).expect("plan");
-    fs::write(dir.join(marker), b"").expect("marker");
-    dir
-}
-
-fn plan(sb: &Sandbox, entry: &str) -> String {
-    format!(
-        r#"{{"version":2,"root":{},"pid":1,"entries":[{entry}]}}"#,
-        bytes(root(sb).as_os_str().as_bytes())
-    )
 }
 
 /// `recover` refuses the journal with E_STATE_TAMPERED, leaves it, and changes nothing; any
