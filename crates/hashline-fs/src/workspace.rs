@@ -67,14 +67,15 @@ impl Workspace {
         })
     }
 
-    /// Keep the locks (`locks`), journals (`journal`, with the key that seals their plans and
-    /// the undo records) and the undo log (`undo`, records made by `session`) in state
-    /// directory `dir`, the CLI's `--state`. No request path may name a file in `dir`, even
-    /// when it lies inside the root ([`FsError::InStateDir`]): the engine never writes its own
-    /// records through a dialect.
+    /// Keep the journals (`journal`, with the key that seals their plans and the undo records)
+    /// and the undo log (`undo`, records made by `session`) in state directory `dir`, the
+    /// CLI's `--state`. The locks stay in the system-wide lock directory (see
+    /// [`Workspace::with_lock_dir`]): they belong to the files, so two state directories on one
+    /// root exclude each other. No request path may name a file in `dir`, even when it lies
+    /// inside the root ([`FsError::InStateDir`]): the engine never writes its own records
+    /// through a dialect.
     pub fn with_state_dir(self, dir: PathBuf, session: String) -> Workspace {
         let mut ws = self
-            .with_lock_dir(dir.join("locks"))
             .with_journal_dir(dir.join("journal"))
             .with_undo_log(dir.join("undo"), session);
         ws.private.push(canonical(&dir));
@@ -90,8 +91,10 @@ impl Workspace {
             .any(|dir| real.starts_with(dir) && !self.root.starts_with(dir))
     }
 
-    /// Directory for per-target lock files (default: none → locks live in the system temp dir
-    /// under a name derived from the canonical target path). Created on first lock.
+    /// Directory for per-target lock files (default: none → `hashline-locks` in the system
+    /// temp dir, shared by every process and user of the machine, so that any two edits of
+    /// one file exclude each other whatever their state directories). A private lock
+    /// directory excludes only the processes that use it too. Created on first lock.
     pub fn with_lock_dir(mut self, dir: PathBuf) -> Workspace {
         self.private.push(canonical(&dir));
         Workspace {

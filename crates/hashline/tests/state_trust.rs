@@ -12,7 +12,7 @@ use std::fs;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-use support::cli::hashline;
+use support::cli::{hashline, hashline_env};
 use support::forge::{bytes, entry, forge_journal, plan, root, sealed};
 use support::sandbox::Sandbox;
 
@@ -176,14 +176,24 @@ fn no_request_path_reaches_into_a_state_directory_inside_the_root() {
 #[test]
 fn a_symlink_planted_among_the_lock_files_is_never_written_through() {
     let (sb, outside) = setup();
-    let locks = sb.state.join("locks");
+    // The lock files live in the system temp dir's `hashline-locks`: this test's own.
+    let tmp = sb.root.with_file_name("tmp");
+    let locks = tmp.join("hashline-locks");
     fs::create_dir_all(&locks).expect("locks");
     for slot in 0..256 {
         let link = locks.join(format!("hashline-slot-{slot:02x}.lock"));
-        let _ = fs::remove_file(&link);
         std::os::unix::fs::symlink(outside.join("secret"), link).expect("symlink");
     }
     let edit = "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+uno\n*** End Patch\n";
-    let _ = sb.run(&["edit", "--dialect", "apply-patch"], edit.as_bytes());
+    let tmpdir = tmp.display().to_string();
+    let out = hashline_env(
+        &sb.root,
+        &sb.state,
+        &["--json", "edit", "--dialect", "apply-patch"],
+        edit.as_bytes(),
+        &[("TMPDIR", &tmpdir)],
+    );
+    assert_eq!(out.json()["code"], "E_IO", "{out:?}");
     assert_eq!(fs::read(outside.join("secret")).expect("secret"), SECRET);
+    assert_eq!(fs::read(sb.root.join("a.txt")).expect("a.txt"), A);
 }
