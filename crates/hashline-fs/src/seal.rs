@@ -46,10 +46,11 @@ impl Domain {
     }
 }
 
-/// The key of one state directory, found at `path`.
+/// The key of one state directory, found at `path` (read once per `Seal`).
 #[derive(Debug, Clone)]
 pub(super) struct Seal {
     path: PathBuf,
+    key: std::sync::Arc<std::sync::OnceLock<[u8; KEY_BYTES]>>,
 }
 
 /// A sealed file as stored.
@@ -83,6 +84,7 @@ impl Seal {
     pub(super) fn in_dir(dir: &Path) -> Seal {
         Seal {
             path: dir.join(KEY_FILE),
+            key: std::sync::Arc::default(),
         }
     }
 
@@ -138,13 +140,17 @@ impl Seal {
 
     /// The key; created first when `create` and there is none.
     fn key(&self, create: bool) -> Result<[u8; KEY_BYTES], FsError> {
-        match read_key(&self.path) {
+        if let Some(key) = self.key.get() {
+            return Ok(*key);
+        }
+        let key = match read_key(&self.path) {
             Err(e) if e.kind() == ErrorKind::NotFound && create => {
                 self.create()?;
                 read_key(&self.path).map_err(|e| self.io(e))
             }
             found => found.map_err(|e| self.io(e)),
-        }
+        }?;
+        Ok(*self.key.get_or_init(|| key))
     }
 
     /// Creates the key file (mode 0600) unless another process just did.
@@ -255,6 +261,8 @@ mod tests {
         let seal = Seal::in_dir(dir.path());
         let bytes = seal.seal(Domain::Undo, &"x").expect("seal");
         std::fs::write(dir.path().join(KEY_FILE), b"short").expect("write");
+        // A fresh `Seal` (a key is read once per `Seal`), as every call makes.
+        let seal = Seal::in_dir(dir.path());
         assert!(matches!(
             seal.open::<String>(Domain::Undo, &bytes),
             Err(Unsealed::Forged(_))
