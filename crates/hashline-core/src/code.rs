@@ -162,6 +162,11 @@ pub enum ErrorCode {
     /// `write` would replace an existing file the session never read (without `--overwrite`).
     #[serde(rename = "E_NOT_READ")]
     NotRead,
+    /// A record in the state directory (a journal plan, an undo record) fails its checks: a
+    /// seal that does not verify, or a name outside the root or not the engine's own. It is not
+    /// acted on and is left in place.
+    #[serde(rename = "E_STATE_TAMPERED")]
+    StateTampered,
 }
 
 impl ErrorCode {
@@ -214,6 +219,7 @@ impl ErrorCode {
         ErrorCode::NeedsDirectory,
         ErrorCode::Usage,
         ErrorCode::NotRead,
+        ErrorCode::StateTampered,
     ];
 
     /// The code as printed: `E_STALE_ANCHOR`, ….
@@ -267,6 +273,7 @@ impl ErrorCode {
             NeedsDirectory => "E_NEEDS_DIRECTORY",
             Usage => "E_USAGE",
             NotRead => "E_NOT_READ",
+            StateTampered => "E_STATE_TAMPERED",
         }
     }
 }
@@ -348,9 +355,10 @@ mod tests {
                 NeedsDirectory => 44,
                 Usage => 45,
                 NotRead => 46,
+                StateTampered => 47,
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 47);
+        assert_eq!(ErrorCode::ALL.len(), 48);
         for (i, code) in ErrorCode::ALL.iter().enumerate() {
             assert_eq!(position(*code), i, "{code} out of place in ALL");
         }

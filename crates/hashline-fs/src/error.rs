@@ -13,6 +13,15 @@ pub enum FsError {
         /// The path as written.
         path: String,
     },
+    /// The path lies in hashline's own state directory (locks, journals, undo log, database).
+    #[error(
+        "{path} is inside hashline's state directory (--state), which no command reads or \
+         writes; name a file of the project"
+    )]
+    InStateDir {
+        /// The path as written.
+        path: String,
+    },
     /// The path is a directory.
     #[error("path is a directory: {path}")]
     IsDirectory {
@@ -130,6 +139,18 @@ pub enum FsError {
         /// The file that changed, relative to the root.
         path: String,
     },
+    /// A record in the state directory (a journal plan, an undo record) that the engine did not
+    /// write, or that names a place it never uses: not acted on, left in place.
+    #[error(
+        "{path} is not a record hashline wrote ({reason}); nothing was done with it and it is \
+         left in place: look at it, then delete it by hand"
+    )]
+    Tampered {
+        /// The record's file.
+        path: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// An I/O failure.
     #[error("{path}: {source}")]
     Io {
@@ -157,7 +178,7 @@ impl FsError {
     /// The stable code of this failure.
     pub fn code(&self) -> ErrorCode {
         match self {
-            FsError::OutsideRoot { .. } => ErrorCode::OutsideRoot,
+            FsError::OutsideRoot { .. } | FsError::InStateDir { .. } => ErrorCode::OutsideRoot,
             FsError::IsDirectory { .. } => ErrorCode::IsDirectory,
             FsError::NotFound { .. } => ErrorCode::FileNotFound,
             FsError::Exists { .. } => ErrorCode::FileExists,
@@ -170,6 +191,7 @@ impl FsError {
             FsError::UndoUnknown { .. } => ErrorCode::UndoUnknown,
             FsError::UndoChanged { .. } => ErrorCode::UndoChanged,
             FsError::ReadOnly { .. } => ErrorCode::PermissionDenied,
+            FsError::Tampered { .. } => ErrorCode::StateTampered,
             FsError::Io { source, .. } if source.kind() == std::io::ErrorKind::PermissionDenied => {
                 ErrorCode::PermissionDenied
             }

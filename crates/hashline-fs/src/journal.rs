@@ -7,7 +7,10 @@
 //!   journal is gone: a journal whose lock can be taken belongs to a dead process.
 //! * `<id>/plan.json` — every change: target path, temp file name (`.hashline-<id>-<n>.tmp`
 //!   beside the target), fingerprints (XXH3-128 + length) of the old and new bytes, and the
-//!   backup file of the old bytes. Written and fsynced before any temp file is created.
+//!   backup file of the old bytes (`old-<n>`). Sealed with the state directory's key
+//!   (`seal.key` beside the journals, see `seal.rs`); written and fsynced before any temp file
+//!   is created. A recovery acts only on a plan whose seal verifies and whose every name is one
+//!   the engine itself uses (`trust.rs`).
 //! * `<id>/old-<n>` — the old bytes of every replaced or removed file (fsynced), so a hard-linked
 //!   file rewritten in place, or any file, can be restored after a kill: a second hard link to
 //!   a file with one name that a rename replaces (the rename leaves that inode to the backup),
@@ -26,6 +29,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::seal::{Domain, Seal};
 use super::FsError;
 
 /// XXH3-128 and length of a file's bytes.
@@ -129,6 +133,8 @@ pub(super) struct Journal {
     /// `<journal dir>/<id>.lock`, locked while `_lock` lives.
     lock_path: PathBuf,
     _lock: File,
+    /// The key the plan (and the call's undo record) is sealed with.
+    pub(super) seal: Seal,
 }
 
 /// A fresh journal id: pid, time and a process-wide counter.
@@ -141,6 +147,19 @@ fn fresh_id() -> String {
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     format!("{}-{:x}-{n}", std::process::id(), nanos)
 }
+
+/// The temp file name of change `n` of journal `id`: the only temp name a plan may hold.
+pub(super) fn temp_name(id: &str, n: usize) -> std::ffi::OsString {
+    std::ffi::OsString::from(format!("{}{n}.tmp", temp_prefix(id)))
+}
+
+/// The backup name of change `n`: the only backup name a plan or an undo record may hold.
+pub(super) fn backup_name(n: usize) -> String {
+    format!("old-{n}")
+}
+
+/// The current plan format (2: sealed).
+pub(super) const PLAN_VERSION: u32 = 2;
 
 /// The temp-file prefix of journal `id`.
 pub(super) fn temp_prefix(id: &str) -> String {
@@ -195,13 +214,14 @@ impl Journal {
             id,
             lock_path,
             _lock: lock,
+            seal: Seal::in_dir(root_dir),
         })
     }
 
     /// Saves `bytes` as backup `n`, not yet fsynced: the caller fsyncs the returned file (and
     /// the journal directory, which [`Journal::mark`] does) before the commit point.
     pub(super) fn backup_unsynced(&self, n: usize, bytes: &[u8]) -> Result<File, FsError> {
-        let name = format!("old-{n}");
+        let name = backup_name(n);
         let write = || -> std::io::Result<File> {
             let mut file = OpenOptions::new()
                 .write(true)
@@ -216,7 +236,7 @@ impl Journal {
     /// Writes the plan (fsynced, and the directory entries too).
     pub(super) fn write_plan(&self, plan: &Plan) -> Result<(), FsError> {
         let io = |e| FsError::io(self.dir.display(), e);
-        let json = serde_json::to_vec(plan).map_err(|e| io(std::io::Error::other(e)))?;
+        let json = self.seal.seal(Domain::Journal, plan)?;
         write_synced(&self.dir.join(PLAN), &json).map_err(io)?;
         sync_dir(&self.dir).map_err(io)
     }

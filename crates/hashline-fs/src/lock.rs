@@ -3,8 +3,11 @@
 //! The lock is taken on a separate lock file, never on the target: a commit renames a new file
 //! over the target, so a lock on the target's inode would not exclude a process that opens the
 //! new one. A target's lock file is one of [`LOCK_SLOTS`] slots, `hashline-slot-<xx>.lock`
-//! (the XXH3-64 of its canonical path modulo the slot count), in the workspace's lock directory
-//! or the system temp directory: a rewrite of a thousand files creates at most that many lock
+//! (the XXH3-64 of its canonical path modulo the slot count), in `hashline-locks` in the system
+//! temp directory (sticky and writable by all, lock files mode 0666, never opened through a
+//! symlink), shared by every process whatever its state directory, so that two edits of one
+//! file always exclude each other (a workspace may name a private lock directory instead,
+//! `Workspace::with_lock_dir`). A rewrite of a thousand files creates at most that many lock
 //! files, once, instead of one new inode per file (on a file system that allocates inodes
 //! slowly that was most of a big `resolve apply`). Two targets sharing a slot only take turns;
 //! every call locks its slots in sorted order, each once, so none waits for itself or for a
@@ -24,6 +27,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -56,13 +60,45 @@ pub(crate) fn lock_path(dir: &Path, key: &str) -> PathBuf {
     dir.join(format!("hashline-slot-{slot:02x}.lock"))
 }
 
+/// The system-wide lock directory: `hashline-locks` in the system temp dir.
+fn shared_lock_dir() -> PathBuf {
+    std::env::temp_dir().join("hashline-locks")
+}
+
+/// Creates the shared lock directory, sticky and writable by everyone (as `/tmp` is), so
+/// every user's edits of a file take the one lock.
+fn create_shared_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    match std::fs::DirBuilder::new().mode(0o1777).create(dir) {
+        Ok(()) => {
+            // The umask took bits off the mode; the creator sets them again.
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o1777))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir.parent().unwrap_or(dir))?;
+            create_shared_dir(dir)
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// Locks every target's lock file, in sorted order, each once.
 pub(crate) fn lock_all(dir: Option<&Path>, targets: &[&Target]) -> Result<LockGuard, FsError> {
-    let dir = dir.map_or_else(std::env::temp_dir, Path::to_path_buf);
     if targets.is_empty() {
         return Ok(LockGuard { files: Vec::new() });
     }
-    std::fs::create_dir_all(&dir).map_err(|e| FsError::io(dir.display(), e))?;
+    let dir = match dir {
+        Some(dir) => {
+            std::fs::create_dir_all(dir).map_err(|e| FsError::io(dir.display(), e))?;
+            dir.to_path_buf()
+        }
+        None => {
+            let dir = shared_lock_dir();
+            create_shared_dir(&dir).map_err(|e| FsError::io(dir.display(), e))?;
+            dir
+        }
+    };
     // Sorting and deduplicating the lock *files* (not the targets) covers two targets sharing
     // a slot: a second lock on the same file would wait for ourselves.
     let mut paths: Vec<PathBuf> = targets.iter().map(|t| lock_path(&dir, &t.key)).collect();
@@ -77,8 +113,12 @@ pub(crate) fn lock_all(dir: Option<&Path>, targets: &[&Target]) -> Result<LockGu
             .write(true)
             .create(true)
             .truncate(false)
+            .custom_flags(super::recover::NOFOLLOW)
+            .mode(0o666)
             .open(&path)
             .map_err(|e| FsError::io(path.display(), e))?;
+        // Another user's edit of the file opens it too (the umask took its write bits off).
+        let _ = file.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
         wait_for(&file, &path, timeout, targets)?;
         // The holder's pid, for whoever times out waiting on us.
         let _ = file

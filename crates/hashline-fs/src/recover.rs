@@ -9,8 +9,17 @@
 //!   forward*): a temp still present is renamed into place (a hard-linked file is rewritten in
 //!   place from it, only when it holds its old bytes or a prefix of the new ones, what a killed
 //!   truncate-then-write leaves), a file to remove still holding its old bytes is removed;
-//! * `ROLLBACK` — killed while undoing a failed commit: every target not holding its old bytes
-//!   gets them back from the journal's backup, created files are removed (*rolled back*).
+//! * `ROLLBACK` — killed while undoing a failed commit: every target holding what the commit
+//!   wrote (or, rewritten in place, a prefix of the new or old bytes; or missing where it was
+//!   removed) gets its old bytes back from the journal's backup, created files holding what the
+//!   commit wrote are removed (*rolled back*); a target holding anything else changed since the
+//!   crash and is left alone, a conflict, as when rolling forward.
+//!
+//! A plan is acted on only when its seal verifies with the state directory's key and every
+//! name in it is one the engine uses (`trust.rs`); any other is refused
+//! ([`FsError::Tampered`], listed in [`Recovery::refused`]) and left in place for a person to
+//! look at: nothing it names is touched. A plan that does not parse at all is what a process
+//! killed while writing it leaves (no temp file exists yet): that journal alone is removed.
 //!
 //! Every step compares fingerprints first, so running a recovery twice is harmless. A target
 //! that holds neither the old nor the new bytes (another writer since the crash) is left alone
@@ -21,6 +30,7 @@ use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::fs::OpenOptions;
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use rustix::fs::{AtFlags, Mode};
@@ -29,7 +39,9 @@ use rustix::io::Errno;
 use super::beneath::{self, Parent};
 use super::content::Content;
 use super::journal::{self, Entry, Kind, Plan, Print};
+use super::seal::{Domain, Seal, Unsealed};
 use super::stage::{write_in_place, write_temp};
+use super::trust;
 use super::{FsError, Target, Workspace};
 
 /// What one recovery pass did.
@@ -47,6 +59,9 @@ pub struct Recovery {
     pub live: usize,
     /// Files left alone because they hold neither the old nor the new bytes (another writer).
     pub conflicts: Vec<String>,
+    /// Journals refused and left in place ([`FsError::Tampered`]: a seal that does not verify,
+    /// a name the engine never writes), each the refusal's message.
+    pub refused: Vec<String>,
 }
 
 impl Recovery {
@@ -54,6 +69,7 @@ impl Recovery {
     pub fn is_empty(&self) -> bool {
         self.rolled_forward + self.rolled_back + self.discarded + self.temps_removed == 0
             && self.conflicts.is_empty()
+            && self.refused.is_empty()
     }
 }
 
@@ -72,6 +88,9 @@ impl std::fmt::Display for Recovery {
         if self.live > 0 {
             write!(f, "; {} in progress in other processes", self.live)?;
         }
+        for refusal in &self.refused {
+            write!(f, "\n[E_STATE_TAMPERED] {refusal}")?;
+        }
         for path in &self.conflicts {
             write!(
                 f,
@@ -81,6 +100,9 @@ impl std::fmt::Display for Recovery {
         Ok(())
     }
 }
+
+/// `O_NOFOLLOW`: a file of the state directory is never opened through a symlink.
+pub(super) const NOFOLLOW: i32 = rustix::fs::OFlags::NOFOLLOW.bits() as i32;
 
 /// Recovers every dead transaction of `ws`'s root found in `ws`'s journal directory.
 pub(super) fn recover(ws: &Workspace) -> Result<Recovery, FsError> {
@@ -124,7 +146,12 @@ fn remove_orphan_lock(path: &Path, ids: &[String]) {
     if ids.iter().any(|i| i == id) {
         return;
     }
-    let Ok(file) = OpenOptions::new().read(true).write(true).open(path) else {
+    let opened = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(NOFOLLOW)
+        .open(path);
+    let Ok(file) = opened else {
         return;
     };
     if fs4::FileExt::try_lock(&file).is_ok() && !path.with_file_name(id).exists() {
@@ -145,6 +172,7 @@ fn recover_one(
         .write(true)
         .create(true)
         .truncate(false)
+        .custom_flags(NOFOLLOW)
         .open(&lock_path)
         .map_err(|e| FsError::io(lock_path.display(), e))?;
     if fs4::FileExt::try_lock(&lock).is_err() {
@@ -152,16 +180,30 @@ fn recover_one(
         return Ok(());
     }
     let dir = journal_dir.join(id);
-    let plan: Option<Plan> = std::fs::read(dir.join(journal::PLAN))
-        .ok()
-        .and_then(|bytes| serde_json::from_slice(&bytes).ok());
-    let Some(plan) = plan else {
-        // Killed before its plan was durable: no temp file was made yet.
-        journal::remove_journal(&dir, &lock_path);
-        return Ok(());
+    let plan_path = dir.join(journal::PLAN);
+    let refuse = |reason: String| FsError::Tampered {
+        path: plan_path.display().to_string(),
+        reason,
+    };
+    let seal = Seal::in_dir(journal_dir);
+    let plan: Plan = match read_plan(&plan_path).map(|bytes| seal.open(Domain::Journal, &bytes)) {
+        None | Some(Err(Unsealed::Unreadable)) => {
+            // Killed before its plan was durable: no temp file was made yet.
+            journal::remove_journal(&dir, &lock_path);
+            return Ok(());
+        }
+        Some(Err(Unsealed::Forged(reason))) => {
+            report.refused.push(refuse(reason).to_string());
+            return Ok(());
+        }
+        Some(Ok(plan)) => plan,
     };
     if plan.root != ws.root().as_os_str().as_bytes() {
         return Ok(()); // another workspace's: recovered when that root is used
+    }
+    if let Err(reason) = trust::check_plan(ws, id, &plan) {
+        report.refused.push(refuse(reason).to_string());
+        return Ok(());
     }
     let targets: Vec<Target> = plan.entries.iter().map(target_of).collect();
     let refs: Vec<&Target> = targets.iter().collect();
@@ -186,6 +228,20 @@ fn recover_one(
     }
     journal::remove_journal(&dir, &lock_path);
     Ok(())
+}
+
+/// The bytes of a plan file (never through a symlink); `None` when there is none to read.
+fn read_plan(path: &Path) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let mut file = OpenOptions::new()
+        .read(true)
+        .custom_flags(NOFOLLOW)
+        .open(path)
+        .ok()?;
+    let mut bytes = Vec::new();
+    // A plan is a few hundred bytes a file; 64 MiB holds one of a hundred thousand files.
+    (&mut file).take(64 << 20).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
 }
 
 /// The target of an entry, for locks and messages.
@@ -321,6 +377,13 @@ fn roll_back(
     if Print::of(&bytes) != entry.old.unwrap_or(Print::of(&bytes)) {
         return Ok(()); // a torn backup cannot be: it was fsynced before the commit point
     }
+    if !rolled_back_over(root, entry, now, &bytes)? {
+        // Neither what the commit wrote nor what a killed write leaves: changed since.
+        report
+            .conflicts
+            .push(entry.target_path().display().to_string());
+        return Ok(());
+    }
     if entry.kind == Kind::InPlace && now.is_some() {
         return write_in_place(&parent, &Content::from(&bytes), None).map_err(|_| {
             FsError::io(
@@ -336,6 +399,43 @@ fn roll_back(
         let _ = rustix::fs::chmodat(dir, temp.as_os_str(), Mode::from(mode), AtFlags::empty());
     }
     rustix::fs::renameat(dir, temp.as_os_str(), dir, parent.name.as_os_str()).map_err(io(entry))
+}
+
+/// Whether a target holding `now` (not its old bytes) may get its old bytes `old` back: it holds
+/// what the commit wrote, or is missing where the commit removed it, or (rewritten in place) a
+/// prefix of the new or old bytes, what a write killed between its truncate and its end
+/// leaves. Anything else is another writer's change since the crash, as rolling forward
+/// judges it.
+fn rolled_back_over(
+    root: &Path,
+    entry: &Entry,
+    now: Option<Print>,
+    old: &[u8],
+) -> Result<bool, FsError> {
+    Ok(match (entry.kind, now) {
+        (Kind::Remove, None) => true,
+        (_, None) => false,
+        (_, now) if now == entry.new => true,
+        (Kind::InPlace, Some(_)) => {
+            let real = entry.target_path();
+            match beneath::read(root, &real, &real.to_string_lossy())? {
+                Some((bytes, _)) => old.starts_with(&bytes) || torn_new(root, entry, &bytes)?,
+                None => false,
+            }
+        }
+        _ => false,
+    })
+}
+
+/// Whether `bytes` are a prefix of the new bytes of an in-place entry (its temp, while present).
+fn torn_new(root: &Path, entry: &Entry, bytes: &[u8]) -> Result<bool, FsError> {
+    let (Some(parent), Some(temp)) = (parent_of(root, entry)?, entry.temp.as_deref()) else {
+        return Ok(false);
+    };
+    let temp_path = parent.dir.path.join(std::ffi::OsStr::from_bytes(temp));
+    Ok(std::fs::read(&temp_path)
+        .ok()
+        .is_some_and(|new| Some(Print::of(&new)) == entry.new && new.starts_with(bytes)))
 }
 
 /// Removes every `.hashline-<id>-*` file from the directories the plan touches; returns how

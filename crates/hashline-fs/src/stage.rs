@@ -233,18 +233,13 @@ impl<'a> Op<'a> {
         Entry {
             kind,
             target: self.target().real.as_os_str().as_bytes().to_vec(),
-            temp: (kind != Kind::Remove).then(|| temp_name(id, n).into_encoded_bytes()),
+            temp: (kind != Kind::Remove).then(|| journal::temp_name(id, n).into_encoded_bytes()),
             old: old.map(|o| Print::of(&o.bytes)),
             new: self.new_bytes().map(Content::print),
-            backup: old.map(|_| format!("old-{n}")),
+            backup: old.map(|_| journal::backup_name(n)),
             mode: old.map(|o| o.mode),
         }
     }
-}
-
-/// The temp file name of op `n` of journal `id`.
-fn temp_name(id: &str, n: usize) -> OsString {
-    OsString::from(format!("{}{n}.tmp", journal::temp_prefix(id)))
 }
 
 /// An op with its directory handle and temp name.
@@ -278,7 +273,7 @@ pub(super) fn run(
     }
     let journal = Journal::begin(journal_dir)?;
     let plan = Plan {
-        version: 1,
+        version: journal::PLAN_VERSION,
         root: root.as_os_str().as_bytes().to_vec(),
         pid: std::process::id(),
         entries: ops
@@ -305,6 +300,7 @@ pub(super) fn run(
                     root,
                     &plan.entries,
                     &created_dirs,
+                    &journal.seal,
                 );
                 if id.is_err() {
                     log.discard_staging(&journal.id);
@@ -388,14 +384,14 @@ fn stage_all<'a>(
         let temp = match &op {
             Op::Remove { .. } => None,
             Op::Put { bytes, attrs, .. } => {
-                let name = temp_name(&journal.id, n);
+                let name = journal::temp_name(&journal.id, n);
                 let file = write_temp_unsynced(&parent, &name, bytes, attrs.as_ref())
                     .map_err(|e| FsError::io(&target.display, e))?;
                 written.push((file, target.display.clone()));
                 Some(name)
             }
             Op::InPlace { bytes, .. } => {
-                let name = temp_name(&journal.id, n);
+                let name = journal::temp_name(&journal.id, n);
                 let file = write_temp_unsynced(&parent, &name, bytes, None)
                     .map_err(|e| FsError::io(&target.display, e))?;
                 written.push((file, target.display.clone()));
@@ -434,7 +430,7 @@ fn backup_linked(
         // Another name of the inode would still see (and could change) the backup.
         return Ok(None);
     }
-    let path = journal.dir.join(format!("old-{n}"));
+    let path = journal.dir.join(journal::backup_name(n));
     let linked = rustix::fs::linkat(
         &parent.dir.fd,
         parent.name.as_os_str(),

@@ -3,6 +3,8 @@
 use std::os::unix::ffi::OsStrExt;
 
 use super::journal::{Entry, Print};
+use super::seal::Seal;
+use super::trust;
 use super::undo_log::{Record, UndoLog};
 use super::{FsError, Target, Transaction, Workspace};
 
@@ -36,6 +38,9 @@ pub struct UndoEntry {
     /// Its files (relative to the root) and what the call did to each: `create`, `update` or
     /// `delete`.
     pub files: Vec<(String, &'static str)>,
+    /// Why the call cannot be undone, when it cannot (its record is refused: the
+    /// [`FsError::Tampered`] message); `session`, `created` and `files` are then empty.
+    pub refused: Option<String>,
 }
 
 impl Workspace {
@@ -46,8 +51,19 @@ impl Workspace {
         };
         let mut out = Vec::new();
         for id in log.ids().into_iter().rev() {
-            let Some(record) = self.own_record(log, id) else {
-                continue;
+            let record = match self.own_record(log, id) {
+                Ok(Some(record)) => record,
+                Ok(None) => continue,
+                Err(e) => {
+                    out.push(UndoEntry {
+                        id,
+                        session: String::new(),
+                        created: 0,
+                        files: Vec::new(),
+                        refused: Some(e.to_string()),
+                    });
+                    continue;
+                }
             };
             out.push(UndoEntry {
                 id,
@@ -58,6 +74,7 @@ impl Workspace {
                     .collect(),
                 session: record.session,
                 created: record.created,
+                refused: None,
             });
         }
         out
@@ -66,21 +83,27 @@ impl Workspace {
     /// Puts back the old bytes (and mode) of every file call `id` changed (`None`: this
     /// session's newest undoable call), all or nothing through one [`Transaction`] (journaled,
     /// not itself recorded), then drops the record. Refuses with [`FsError::UndoChanged`]
-    /// naming the first file that no longer holds what the call wrote, and with
-    /// [`FsError::UndoUnknown`] when there is no such call.
+    /// naming the first file that no longer holds what the call wrote, with
+    /// [`FsError::UndoUnknown`] when there is no such call, and with [`FsError::Tampered`] when
+    /// the record (or, without `id`, a newer one, whose session is then unknown) is not one the
+    /// engine wrote: nothing it names is touched.
     pub fn undo(&self, id: Option<u64>) -> Result<Undone, FsError> {
         let log = self.undo.as_ref().ok_or(FsError::UndoUnknown { id })?;
         let (id, record) = match id {
-            Some(id) => (id, self.own_record(log, id)),
-            None => log
-                .ids()
-                .into_iter()
-                .rev()
-                .find_map(|id| {
-                    let record = self.own_record(log, id)?;
-                    (record.session == log.session()).then_some((id, Some(record)))
-                })
-                .ok_or(FsError::UndoUnknown { id: None })?,
+            Some(id) => (id, self.own_record(log, id)?),
+            None => {
+                let mut found = None;
+                for id in log.ids().into_iter().rev() {
+                    match self.own_record(log, id)? {
+                        Some(record) if record.session == log.session() => {
+                            found = Some((id, Some(record)));
+                            break;
+                        }
+                        _ => {}
+                    }
+                }
+                found.ok_or(FsError::UndoUnknown { id: None })?
+            }
         };
         let record = record.ok_or(FsError::UndoUnknown { id: Some(id) })?;
         let targets: Vec<Target> = record.entries.iter().map(|e| self.target(e)).collect();
@@ -139,10 +162,20 @@ impl Workspace {
         }
     }
 
-    /// Record `id` if it belongs to this root.
-    fn own_record(&self, log: &UndoLog, id: u64) -> Option<Record> {
-        let record = log.load(id)?;
-        (record.root == self.root().as_os_str().as_bytes()).then_some(record)
+    /// Record `id` if it belongs to this root (`Ok(None)`: none, or another root's), refused
+    /// when its seal does not verify or it names a place the engine never writes.
+    fn own_record(&self, log: &UndoLog, id: u64) -> Result<Option<Record>, FsError> {
+        let Some(record) = log.load(id, &Seal::in_dir(&self.journal_dir()))? else {
+            return Ok(None);
+        };
+        if record.root != self.root().as_os_str().as_bytes() {
+            return Ok(None);
+        }
+        trust::check_record(self, &record).map_err(|reason| FsError::Tampered {
+            path: log.dir().join(id.to_string()).display().to_string(),
+            reason,
+        })?;
+        Ok(Some(record))
     }
 
     /// An entry's file as a [`Target`], shown relative to the root.

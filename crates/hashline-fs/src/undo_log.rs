@@ -5,7 +5,10 @@
 //!
 //! * `<N>/record.json` + `<N>/old-<n>` — call `N` (ids count up from 1 and are never reused):
 //!   its session, root, time and the journal's plan entries (target, fingerprints of the old
-//!   and new bytes, old mode), and the old bytes of every file it replaced or removed.
+//!   and new bytes, old mode), and the old bytes of every file it replaced or removed. The
+//!   record is sealed with the journal directory's key (`seal.rs`); `undo` acts only on a
+//!   record whose seal verifies and whose names are the engine's own (`trust.rs`), and
+//!   refuses any other ([`FsError::Tampered`]), leaving it in place.
 //! * `.new-<journal id>/` — a record being assembled by a commit (its journal still exists).
 //! * `.gone-<N>/` — a record being removed.
 //! * `seq` — the last id given out; `log.lock` — `flock`ed by whoever publishes, prunes or
@@ -23,11 +26,14 @@
 
 use std::fs::{File, OpenOptions};
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use super::journal::{self, Entry};
+use super::recover::NOFOLLOW;
+use super::seal::{Domain, Seal};
 use super::FsError;
 
 /// Environment variable: the most calls the undo log keeps (0 turns it off).
@@ -55,6 +61,8 @@ fn env_number(key: &str) -> Option<u64> {
 }
 
 const RECORD: &str = "record.json";
+/// The record format (2: sealed).
+const RECORD_VERSION: u32 = 2;
 const LOCK: &str = "log.lock";
 const SEQ: &str = "seq";
 
@@ -103,6 +111,11 @@ impl UndoLog {
         UndoLog { dir, session }
     }
 
+    /// The log's directory.
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// The session records are written for.
     pub(crate) fn session(&self) -> &str {
         &self.session
@@ -119,6 +132,7 @@ impl UndoLog {
             .write(true)
             .create(true)
             .truncate(false)
+            .custom_flags(NOFOLLOW)
             .open(self.dir.join(LOCK))
             .map_err(self.io())?;
         fs4::FileExt::lock(&file).map_err(self.io())?;
@@ -130,8 +144,8 @@ impl UndoLog {
     }
 
     /// Publishes the record of a transaction whose every change landed: moves the journal's
-    /// backups (in `journal_dir`) into a fresh record, gives it the next id, drops the oldest
-    /// records beyond the bounds. `None`: not recorded (undo log off, or the call too big).
+    /// backups (in `journal_dir`) into a fresh record sealed with `seal`, gives it the next
+    /// id, drops the oldest records beyond the bounds. `None`: not recorded (undo log off, or the call too big).
     pub(super) fn publish(
         &self,
         journal_dir: &Path,
@@ -139,9 +153,10 @@ impl UndoLog {
         root: &Path,
         entries: &[Entry],
         dirs: &[std::path::PathBuf],
+        seal: &Seal,
     ) -> Result<Option<u64>, FsError> {
         let record = Record {
-            version: 1,
+            version: RECORD_VERSION,
             session: self.session.clone(),
             root: root.as_os_str().as_bytes().to_vec(),
             created: std::time::SystemTime::now()
@@ -168,7 +183,7 @@ impl UndoLog {
                 journal::write_synced(&to, &bytes).map_err(self.io())?;
             }
         }
-        let json = serde_json::to_vec(&record).map_err(|e| self.io()(std::io::Error::other(e)))?;
+        let json = seal.seal(Domain::Undo, &record)?;
         journal::write_synced(&staging.join(RECORD), &json).map_err(self.io())?;
         journal::sync_dir(&staging).map_err(self.io())?;
         let _lock = self.lock()?;
@@ -179,7 +194,7 @@ impl UndoLog {
         std::fs::rename(&seq_tmp, self.dir.join(SEQ)).map_err(self.io())?;
         std::fs::rename(&staging, self.dir.join(id.to_string())).map_err(self.io())?;
         journal::sync_dir(&self.dir).map_err(self.io())?;
-        self.prune(max_calls, max_bytes);
+        self.prune(max_calls, max_bytes, seal);
         Ok(Some(id))
     }
 
@@ -207,15 +222,26 @@ impl UndoLog {
         ids
     }
 
-    /// Record `id` (`None`: no such record, or unreadable).
-    pub(super) fn load(&self, id: u64) -> Option<Record> {
-        let bytes = std::fs::read(self.dir.join(id.to_string()).join(RECORD)).ok()?;
-        serde_json::from_slice(&bytes).ok()
+    /// Record `id` (`Ok(None)`: no such record), refused ([`FsError::Tampered`]) when it does
+    /// not parse or its seal (with `seal`'s key) does not verify.
+    pub(super) fn load(&self, id: u64, seal: &Seal) -> Result<Option<Record>, FsError> {
+        let path = self.dir.join(id.to_string()).join(RECORD);
+        let bytes = match read_nofollow(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(FsError::io(path.display(), e)),
+        };
+        seal.open(Domain::Undo, &bytes)
+            .map(Some)
+            .map_err(|why| FsError::Tampered {
+                path: path.display().to_string(),
+                reason: why.to_string(),
+            })
     }
 
-    /// The old bytes kept as `backup` in record `id`.
+    /// The old bytes kept as `backup` in record `id` (never through a symlink).
     pub(super) fn backup(&self, id: u64, backup: &str) -> Result<Vec<u8>, FsError> {
-        std::fs::read(self.dir.join(id.to_string()).join(backup)).map_err(self.io())
+        read_nofollow(&self.dir.join(id.to_string()).join(backup)).map_err(self.io())
     }
 
     /// Removes record `id` (it was undone).
@@ -236,11 +262,11 @@ impl UndoLog {
 
     /// Drops the oldest records until at most `max_calls` remain and their old contents fit in
     /// `max_bytes`; removes leftovers of interrupted removals (caller holds the lock).
-    fn prune(&self, max_calls: usize, max_bytes: u64) {
+    fn prune(&self, max_calls: usize, max_bytes: u64, seal: &Seal) {
         let ids = self.ids();
         let sizes: Vec<u64> = ids
             .iter()
-            .map(|&id| self.load(id).map_or(0, |r| r.size()))
+            .map(|&id| self.load(id, seal).ok().flatten().map_or(0, |r| r.size()))
             .collect();
         let mut total: u64 = sizes.iter().sum();
         let mut count = ids.len();
@@ -258,4 +284,16 @@ impl UndoLog {
             }
         }
     }
+}
+
+/// A file of the log, read whole without following a symlink.
+fn read_nofollow(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut file = OpenOptions::new()
+        .read(true)
+        .custom_flags(NOFOLLOW)
+        .open(path)?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
 }

@@ -20,6 +20,9 @@ pub struct Workspace {
     journal_dir: Option<PathBuf>,
     /// Where committed calls are recorded for `undo` (none: not recorded).
     pub(super) undo: Option<UndoLog>,
+    /// The state directory and the lock, journal and undo directories (canonical as far as
+    /// they exist): no request path may reach into them.
+    private: Vec<PathBuf>,
 }
 
 /// A resolved path: where a request's path lands on disk.
@@ -60,12 +63,40 @@ impl Workspace {
             lock_dir: None,
             journal_dir: None,
             undo: None,
+            private: Vec::new(),
         })
     }
 
-    /// Directory for per-target lock files (default: none → locks live in the system temp dir
-    /// under a name derived from the canonical target path). Created on first lock.
-    pub fn with_lock_dir(self, dir: PathBuf) -> Workspace {
+    /// Keep the journals (`journal`, with the key that seals their plans and the undo records)
+    /// and the undo log (`undo`, records made by `session`) in state directory `dir`, the
+    /// CLI's `--state`. The locks stay in the system-wide lock directory (see
+    /// [`Workspace::with_lock_dir`]): they belong to the files, so two state directories on one
+    /// root exclude each other. No request path may name a file in `dir`, even when it lies
+    /// inside the root ([`FsError::InStateDir`]): the engine never writes its own records
+    /// through a dialect.
+    pub fn with_state_dir(self, dir: PathBuf, session: String) -> Workspace {
+        let mut ws = self
+            .with_journal_dir(dir.join("journal"))
+            .with_undo_log(dir.join("undo"), session);
+        ws.private.push(canonical(&dir));
+        ws
+    }
+
+    /// Whether `real` (an absolute, canonical path) lies in the state directory or in one of
+    /// the lock, journal or undo directories (one that holds the root itself does not count:
+    /// `--state .` keeps the tree editable).
+    pub(super) fn in_state_dir(&self, real: &Path) -> bool {
+        self.private
+            .iter()
+            .any(|dir| real.starts_with(dir) && !self.root.starts_with(dir))
+    }
+
+    /// Directory for per-target lock files (default: none → `hashline-locks` in the system
+    /// temp dir, shared by every process and user of the machine, so that any two edits of
+    /// one file exclude each other whatever their state directories). A private lock
+    /// directory excludes only the processes that use it too. Created on first lock.
+    pub fn with_lock_dir(mut self, dir: PathBuf) -> Workspace {
+        self.private.push(canonical(&dir));
         Workspace {
             lock_dir: Some(dir),
             ..self
@@ -74,7 +105,8 @@ impl Workspace {
 
     /// Directory of the transactions' intent journals (default: none → `hashline-journal` in
     /// the system temp dir). The CLI uses `<state>/journal`. Created on first commit.
-    pub fn with_journal_dir(self, dir: PathBuf) -> Workspace {
+    pub fn with_journal_dir(mut self, dir: PathBuf) -> Workspace {
+        self.private.push(canonical(&dir));
         Workspace {
             journal_dir: Some(dir),
             ..self
@@ -83,7 +115,8 @@ impl Workspace {
 
     /// Record every committed transaction in the undo log in `dir` (the CLI uses
     /// `<state>/undo`), as made by `session` (see [`Workspace::undo`]).
-    pub fn with_undo_log(self, dir: PathBuf, session: String) -> Workspace {
+    pub fn with_undo_log(mut self, dir: PathBuf, session: String) -> Workspace {
+        self.private.push(canonical(&dir));
         Workspace {
             undo: Some(UndoLog::new(dir, session)),
             ..self
@@ -119,6 +152,11 @@ impl Workspace {
             alias: self.alias.as_deref(),
         };
         let real = confinement.resolve(path)?;
+        if self.in_state_dir(&real) {
+            return Err(FsError::InStateDir {
+                path: path.to_owned(),
+            });
+        }
         Ok(Target {
             display: path.to_owned(),
             key: real.to_string_lossy().into_owned(),
@@ -147,6 +185,26 @@ impl Workspace {
             self.lock(&[target]).map(Some)
         } else {
             Ok(None)
+        }
+    }
+}
+
+/// `dir` made absolute, its longest existing ancestor canonical (symlinks resolved), so that it
+/// compares with resolved targets.
+fn canonical(dir: &Path) -> PathBuf {
+    let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let mut head = absolute.as_path();
+    let mut tail = Vec::new();
+    loop {
+        if let Ok(found) = std::fs::canonicalize(head) {
+            return tail.iter().rev().fold(found, |path, name| path.join(name));
+        }
+        match (head.parent(), head.file_name()) {
+            (Some(parent), Some(name)) => {
+                tail.push(name.to_owned());
+                head = parent;
+            }
+            _ => return absolute,
         }
     }
 }

@@ -191,9 +191,7 @@ impl Engine {
                 // Bounded state: at most once an hour, sessions past the age or size bound go
                 // (never this one). A state the call cannot write keeps them until one can.
                 let _ = db.auto_prune(&crate::state::auto_prune_rule());
-                ws.with_lock_dir(dir.join("locks"))
-                    .with_journal_dir(dir.join("journal"))
-                    .with_undo_log(dir.join("undo"), session.clone())
+                ws.with_state_dir(dir.clone(), session.clone())
             }
             _ => ws,
         };
@@ -288,8 +286,13 @@ impl Engine {
         };
         match ws.recover() {
             Ok(now) => {
+                // A journal refused at open is still there, and refused again by `now`.
+                let at_open = self.recovered.clone().map(|mut report| {
+                    report.refused.clear();
+                    report
+                });
                 let mut text = String::new();
-                for report in self.recovered.iter().chain([&now]) {
+                for report in at_open.iter().chain([&now]) {
                     if !report.is_empty() {
                         text.push_str(&report.to_string());
                         text.push('\n');
@@ -298,9 +301,11 @@ impl Engine {
                 if text.is_empty() {
                     text = "nothing to recover\n".to_owned();
                 }
-                let mut outcome = Outcome::refused(ErrorCode::Io, text);
-                outcome.ok = true;
-                outcome.code = None;
+                let mut outcome = Outcome::refused(ErrorCode::StateTampered, text);
+                if now.refused.is_empty() {
+                    outcome.ok = true;
+                    outcome.code = None;
+                }
                 outcome
             }
             Err(e) => Outcome::refused(e.code(), e.to_string()),

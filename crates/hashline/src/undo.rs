@@ -78,6 +78,13 @@ impl Engine {
             Err(refusal) => return refusal,
         };
         for entry in ws.undo_list() {
+            if let Some(refused) = &entry.refused {
+                text.push_str(&format!(
+                    "{}\t-\t-\tcannot be undone: [E_STATE_TAMPERED] {refused}\n",
+                    entry.id
+                ));
+                continue;
+            }
             let files: Vec<String> = entry
                 .files
                 .iter()

@@ -12,6 +12,9 @@
 //! single writer: its own edits are not recorded as read, so an anchor of a line it rewrote
 //! never fits a version it never saw (`merge::attacks` in hashline-apply).
 //!
+//! Two more scenarios split the workers between two state directories on the one root (each
+//! worker in a session of its own): locks belong to the files, not to a state directory.
+//!
 //! Checked per scenario: every landed append is in the file exactly once and nothing else is
 //! (no lost update, none doubled); each counter equals the number of landed edits that
 //! incremented it (an edit made on a stale read of its line — "shared 5" after another worker
@@ -23,6 +26,7 @@ mod support;
 
 use std::collections::HashMap;
 use std::fs;
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -49,11 +53,18 @@ enum Dialect {
 
 /// One read-modify-write attempt: rewrite the line starting with `key ` to its next count,
 /// append `line`. `true` when it landed.
-fn attempt(sb: &Sandbox, session: &str, dialect: Dialect, key: &str, line: &str) -> bool {
+fn attempt(
+    sb: &Sandbox,
+    state: &Path,
+    session: &str,
+    dialect: Dialect,
+    key: &str,
+    line: &str,
+) -> bool {
     let run = |rest: &[&str], stdin: &[u8]| {
         let mut args = vec!["--session", session];
         args.extend_from_slice(rest);
-        hashline(&sb.root, &sb.state, &args, stdin)
+        hashline(&sb.root, state, &args, stdin)
     };
     let anchors = match dialect {
         Dialect::Hashline => "tag",
@@ -124,8 +135,10 @@ struct Tally {
     refused: usize,
 }
 
-/// Runs one scenario; returns `other` (lost + doubled + stale), which must be 0.
-fn scenario(name: &str, dialects: &[Dialect], shared_session: bool) -> usize {
+/// Runs one scenario; returns `other` (lost + doubled + stale), which must be 0. With
+/// `two_states`, odd workers use a second state directory on the same root (two users, or two
+/// agents with different `--state`): their locks must still exclude each other.
+fn scenario(name: &str, dialects: &[Dialect], shared_session: bool, two_states: bool) -> usize {
     let started = Instant::now();
     let sb = Arc::new(Sandbox::new());
     let mut initial = String::from("shared 0\n");
@@ -144,6 +157,11 @@ fn scenario(name: &str, dialects: &[Dialect], shared_session: bool) -> usize {
                 } else {
                     format!("own-{w}")
                 };
+                let state = if two_states && w % 2 == 1 {
+                    sb.state.with_file_name("state-b")
+                } else {
+                    sb.state.clone()
+                };
                 let mut tally = Tally::default();
                 for i in 0..edits_per_worker() {
                     let dialect = dialects[(w + i) % dialects.len()];
@@ -154,7 +172,7 @@ fn scenario(name: &str, dialects: &[Dialect], shared_session: bool) -> usize {
                     };
                     let line = format!("worker {w} edit {i}");
                     let mut tries = 0;
-                    while !attempt(&sb, &session, dialect, &key, &line) {
+                    while !attempt(&sb, &state, &session, dialect, &key, &line) {
                         tally.refused += 1;
                         tries += 1;
                         assert!(tries < 200, "{line} never landed");
@@ -229,7 +247,7 @@ fn concurrent_edits_in_every_dialect_are_neither_lost_nor_stale() {
             } else {
                 "own sessions"
             };
-            other += scenario(&format!("{name} / {session}"), dialects, shared);
+            other += scenario(&format!("{name} / {session}"), dialects, shared, false);
             edits += WORKERS * edits_per_worker();
         }
     }
@@ -242,4 +260,52 @@ fn concurrent_edits_in_every_dialect_are_neither_lost_nor_stale() {
         other, 0,
         "lost, doubled or stale updates (see the lines above)"
     );
+}
+
+#[test]
+fn two_state_directories_on_one_root_lose_no_update() {
+    use Dialect::*;
+    let mut other = 0;
+    for (name, dialects) in [
+        ("hashline", &[Hashline][..]),
+        ("mix", &[Hashline, HashJson, LineidJson][..]),
+    ] {
+        other += scenario(&format!("{name} / two state dirs"), dialects, false, true);
+    }
+    assert_eq!(
+        other, 0,
+        "lost, doubled or stale updates (see the lines above)"
+    );
+}
+
+#[test]
+fn an_edit_through_another_state_directory_waits_for_the_files_lock() {
+    let sb = Sandbox::new();
+    sb.put("log.txt", b"one\n");
+    // A process with its own state directory holds log.txt's lock.
+    let ws = hashline_apply::fs::Workspace::new(&sb.root)
+        .expect("workspace")
+        .with_state_dir(sb.state.with_file_name("state-b"), "b".into());
+    let target = ws.resolve("log.txt").expect("resolve");
+    let guard = ws.lock(&[&target]).expect("lock");
+    let edit = "*** Begin Patch\n*** Update File: log.txt\n@@\n-one\n+uno\n*** End Patch\n";
+    let out = support::cli::hashline_env(
+        &sb.root,
+        &sb.state,
+        &["--json", "edit", "--dialect", "apply-patch"],
+        edit.as_bytes(),
+        &[("HASHLINE_LOCK_TIMEOUT", "0.3")],
+    );
+    drop(guard);
+    assert_eq!(out.json()["code"], "E_LOCK_TIMEOUT", "{out:?}");
+    assert_eq!(fs::read(sb.root.join("log.txt")).expect("read"), b"one\n");
+    // Once it is released, the edit lands.
+    let out = hashline(
+        &sb.root,
+        &sb.state,
+        &["edit", "--dialect", "apply-patch"],
+        edit.as_bytes(),
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(fs::read(sb.root.join("log.txt")).expect("read"), b"uno\n");
 }

@@ -202,8 +202,14 @@ fn crash_loop(label: &str, scenario: &Scenario) -> Counts {
         }
     }
     let journal = sb.state.join("journal");
+    // `seal.key` (the key the plans are sealed with) is not a journal.
     let journals: Vec<_> = fs::read_dir(&journal)
-        .map(|d| d.flatten().map(|e| e.file_name()).collect())
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name())
+                .filter(|name| name != "seal.key")
+                .collect()
+        })
         .unwrap_or_default();
     println!(
         "{label}: seed {seed}, runs {}, all-old {}, all-new {}, other {}, temp files left {}, \

@@ -186,9 +186,10 @@ fn two_names_of_one_file_in_one_patch_are_refused() {
 fn a_lock_held_too_long_times_out_naming_the_holder() {
     let sb = Sandbox::new();
     sb.put("f.txt", b"one\n");
+    // The holder keeps another state directory: the lock is the file's all the same.
     let ws = hashline_apply::fs::Workspace::new(&sb.root)
         .expect("ws")
-        .with_lock_dir(sb.state.join("locks"));
+        .with_state_dir(sb.state.with_file_name("holder-state"), "holder".into());
     let target = ws.resolve("f.txt").expect("resolve");
     let guard = ws.lock(&[&target]).expect("lock");
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hashline"));

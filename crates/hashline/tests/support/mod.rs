@@ -3,6 +3,8 @@
 
 pub mod cli;
 pub mod corpus;
+#[cfg(unix)]
+pub mod forge;
 pub mod mcp;
 pub mod python;
 pub mod sandbox;
