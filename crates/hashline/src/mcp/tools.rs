@@ -197,6 +197,7 @@ fn resolve_schema() -> Value {
             "action": {"type": "string", "enum": ["apply", "discard", "list"], "description": "apply writes a queued preview, discard drops it, list shows the pending ones (default)."},
             "id": {"type": "integer", "minimum": 1, "description": "The preview id ast_edit printed; default: the newest."},
             "only": {"type": "array", "items": {"type": "string"}, "description": "apply: only these matches (FILE:MATCH ids from the preview)."},
+            "offset": {"type": "integer", "minimum": 0, "description": "list with an `id`: show that preview's matches from this one on (0-based; a reply names the next offset)."},
         },
         "additionalProperties": false,
     })
