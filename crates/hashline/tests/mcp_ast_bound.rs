@@ -19,7 +19,8 @@ use rmcp::service::RunningService;
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::{json, Value};
-use support::mcp::{answer, within, Answer};
+use std::collections::HashMap;
+use support::mcp::{answer, check_output, output_validators, within, Answer};
 
 const FILES: usize = 3_000;
 
@@ -49,16 +50,25 @@ impl ClientHandler for Counting {
         _context: NotificationContext<RoleClient>,
     ) {
         self.seen.fetch_add(1, Ordering::SeqCst);
-        self.last.store(params.progress as usize, Ordering::SeqCst);
+        self.last
+            .fetch_max(params.progress as usize, Ordering::SeqCst);
     }
 }
 
-async fn ask(service: &RunningService<RoleClient, Counting>, tool: &str, args: Value) -> Answer {
+/// Call `tool`, checking its structured content against the tool's `outputSchema`.
+async fn ask(
+    service: &RunningService<RoleClient, Counting>,
+    outputs: &HashMap<String, jsonschema::Validator>,
+    tool: &str,
+    args: Value,
+) -> Answer {
     let mut params = CallToolRequestParams::new(tool.to_string());
     if let Value::Object(map) = args {
         params = params.with_arguments(map);
     }
-    answer(within(service.call_tool(params)).await.expect(tool))
+    let answer = answer(within(service.call_tool(params)).await.expect(tool));
+    check_output(outputs, tool, &answer);
+    answer
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -95,6 +105,8 @@ async fn a_big_ast_edit_is_bounded_paged_and_applies_whole() {
     params.set_progress_token(ProgressToken(NumberOrString::Number(7)));
     let result = within(service.call_tool(params)).await.expect("ast_edit");
     let preview = answer(result);
+    let outputs = output_validators(&service).await;
+    check_output(&outputs, "ast_edit", &preview);
     assert!(!preview.is_error, "{}", preview.text);
     let structured = serde_json::to_string(&preview.json).expect("json").len();
     eprintln!(
@@ -123,7 +135,14 @@ async fn a_big_ast_edit_is_bounded_paged_and_applies_whole() {
     );
     assert!(!preview.text.contains("`hashline "), "{}", preview.text);
 
-    // Progress: the engine parsed every file and said so.
+    // Progress: the engine parsed every file and said so. The server sends every notification
+    // before the result; the client may handle them after it, so they are waited for.
+    for _ in 0..100 {
+        if counting.last.load(Ordering::SeqCst) == FILES {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
     let seen = counting.seen.load(Ordering::SeqCst);
     assert!((2..=200).contains(&seen), "{seen} progress notifications");
     assert_eq!(counting.last.load(Ordering::SeqCst), FILES);
@@ -131,6 +150,7 @@ async fn a_big_ast_edit_is_bounded_paged_and_applies_whole() {
     // Paging: the next matches, then the last page says there is no next one.
     let page = ask(
         &service,
+        &outputs,
         "resolve",
         json!({"action": "list", "id": id, "offset": shown}),
     )
@@ -140,6 +160,7 @@ async fn a_big_ast_edit_is_bounded_paged_and_applies_whole() {
     assert_eq!(page.json["page"]["offset"], shown);
     let last = ask(
         &service,
+        &outputs,
         "resolve",
         json!({"action": "list", "id": id, "offset": FILES - 1}),
     )
@@ -148,6 +169,7 @@ async fn a_big_ast_edit_is_bounded_paged_and_applies_whole() {
     assert!(!last.text.contains("Next:"), "{}", last.text);
     let past = ask(
         &service,
+        &outputs,
         "resolve",
         json!({"action": "list", "id": id, "offset": FILES}),
     )
@@ -159,7 +181,13 @@ async fn a_big_ast_edit_is_bounded_paged_and_applies_whole() {
     );
 
     // Applying the preview writes every match, shown or not.
-    let applied = ask(&service, "resolve", json!({"action": "apply", "id": id})).await;
+    let applied = ask(
+        &service,
+        &outputs,
+        "resolve",
+        json!({"action": "apply", "id": id}),
+    )
+    .await;
     assert!(!applied.is_error, "{}", applied.text);
     eprintln!(
         "resolve apply: text {} bytes, structured {} bytes",

@@ -10,6 +10,7 @@
 mod bound;
 mod call;
 mod describe;
+mod output;
 mod progress;
 mod reply;
 mod screen;

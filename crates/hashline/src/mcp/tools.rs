@@ -91,6 +91,7 @@ fn tool(
     let mut annotations = annotations.open_world(false);
     annotations.title = Some(title.to_string());
     Tool::new(name, description, Arc::new(schema))
+        .with_raw_output_schema(Arc::new(super::output::output_schema(name)))
         .with_title(title)
         .with_annotations(annotations)
 }
@@ -261,6 +262,7 @@ mod tests {
             };
             assert!(ok, "{}: every schema property is an argument", tool.name);
             assert!(tool.annotations.is_some(), "{}", tool.name);
+            assert!(tool.output_schema.is_some(), "{}", tool.name);
             assert!(
                 tool.description.is_some_and(|d| d.len() > 80),
                 "{}",
