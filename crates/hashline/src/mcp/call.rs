@@ -472,6 +472,16 @@ mod tests {
             ),
             ("undo", serde_json::json!({"id": 0}), "not a call id"),
             (
+                "resolve",
+                serde_json::json!({"action": "list", "offset": 3}),
+                "give its `id` too",
+            ),
+            (
+                "resolve",
+                serde_json::json!({"action": "apply", "id": 1, "offset": 3}),
+                "not for \"apply\"",
+            ),
+            (
                 "undo",
                 serde_json::json!({"action": "list", "id": 2}),
                 "takes no `id`",
