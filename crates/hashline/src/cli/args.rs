@@ -226,6 +226,19 @@ pub enum Command {
         #[arg(long, default_value = "hashline", value_parser = dialect_parser(ANCHORED_DIALECTS))]
         dialect: Dialect,
     },
+    /// Register `hashline mcp` in an MCP client's configuration and print what was written:
+    /// claude (`~/.claude.json`, with --project `.mcp.json`), codex (`~/.codex/config.toml` or
+    /// `$CODEX_HOME/config.toml`, with --project `.codex/config.toml`), opencode
+    /// (`~/.config/opencode/opencode.json`, with --project `opencode.json`). Every other entry
+    /// of the file is kept; a file that does not parse is left as it is (E_PARSE).
+    Setup {
+        /// The client.
+        #[arg(value_enum)]
+        client: super::setup::Client,
+        /// Write the project's file (in --root) instead of the user's.
+        #[arg(long)]
+        project: bool,
+    },
     /// Print a shell completion script on standard output.
     ///
     /// `hashline completions bash > ~/.local/share/bash-completion/completions/hashline`,

@@ -7,6 +7,7 @@ mod generate;
 mod input;
 mod output;
 mod progress;
+mod setup;
 
 use std::process::ExitCode;
 
@@ -26,6 +27,9 @@ pub fn main() -> ExitCode {
     match &cli.command {
         Command::Completions { shell } => {
             return output::print(&generate::completions(*shell), cli.json)
+        }
+        Command::Setup { client, project } => {
+            return output::print(&setup::run(*client, &cli.root_dir(), *project), cli.json)
         }
         Command::Man { command, dir } => {
             return output::print(&generate::man(command.as_deref(), dir.as_deref()), cli.json)
@@ -176,6 +180,7 @@ pub fn main() -> ExitCode {
         }),
         Command::Grammar { .. }
         | Command::Mcp { .. }
+        | Command::Setup { .. }
         | Command::Completions { .. }
         | Command::Man { .. } => return ExitCode::SUCCESS,
     };

@@ -5,7 +5,7 @@ use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
-use super::{reply, texts};
+use super::{bound, reply, texts};
 use crate::{
     AstEditOptions, Dialect, EditOptions, ErrorCode, Outcome, PreviewId, ReadOptions,
     ResolveAction, Response, Rule, Session,
@@ -89,6 +89,8 @@ pub(crate) struct ResolveArgs {
     pub id: Option<serde_json::Number>,
     #[serde(default)]
     pub only: Option<Vec<String>>,
+    #[serde(default)]
+    pub offset: Option<usize>,
 }
 
 /// `undo` arguments.
@@ -103,11 +105,23 @@ pub(crate) struct UndoArgs {
 
 /// Run tool `name` with `arguments` on `session`; `dialect` is the server's default.
 /// Never panics on any arguments: a call that does not fit is an `E_BAD_SHAPE` result.
+#[cfg(test)]
 pub(crate) fn run(
     session: &Session,
     dialect: Dialect,
     name: &str,
     arguments: Option<JsonObject>,
+) -> Response {
+    run_with_progress(session, dialect, name, arguments, &|_, _| {})
+}
+
+/// [`run`], calling `progress(done, total)` while `ast_edit` parses files.
+pub(crate) fn run_with_progress(
+    session: &Session,
+    dialect: Dialect,
+    name: &str,
+    arguments: Option<JsonObject>,
+    progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Response {
     let args = arguments.unwrap_or_default();
     match name {
@@ -189,14 +203,31 @@ pub(crate) fn run(
                 hidden: a.hidden,
                 no_ignore: a.no_ignore,
             };
-            Ok(session.ast_edit(rules, a.paths, &options, &|_, _| {}))
+            Ok(session.ast_edit(rules, a.paths, &options, progress))
         }),
         "resolve" => with_args(name, args, |a: ResolveArgs| {
             let id = match &a.id {
                 Some(n) => Some(n.to_string().parse::<PreviewId>()?),
                 None => None,
             };
-            let action = match a.action.as_deref().unwrap_or("list") {
+            let action = a.action.as_deref().unwrap_or("list");
+            match (action, id, a.offset) {
+                ("list", Some(id), offset) => {
+                    return Ok(bound::show(session, id, offset.unwrap_or(0)))
+                }
+                ("list", None, Some(_)) => {
+                    return Err(
+                        "`offset` pages through one preview's matches: give its `id` too".into(),
+                    )
+                }
+                (_, _, Some(_)) if action != "list" => {
+                    return Err(format!(
+                        "`offset` is for \"list\" with an `id`, not for \"{action}\""
+                    ))
+                }
+                _ => {}
+            }
+            let action = match action {
                 "apply" => {
                     let only = a.only;
                     return Ok(nothing_written(
@@ -345,7 +376,12 @@ fn pick(server: Dialect, call: Option<&str>) -> Result<Dialect, String> {
 pub(crate) fn tool_result(response: Response) -> CallToolResult {
     let mut report = response.report();
     let outcome = &response.outcome;
-    let text = texts::for_mcp(&reply::with_warnings(&outcome.text, &outcome.warnings));
+    let mut text = texts::for_mcp(&reply::with_warnings(&outcome.text, &outcome.warnings));
+    if report.get("preview").is_some_and(|p| p.is_object()) {
+        (text, report) = bound::ast_edit(text, report);
+    } else {
+        (text, report) = bound::other(text, report);
+    }
     if let Some(object) = report.as_object_mut() {
         object.remove("text");
         if object.contains_key("warnings") {
@@ -435,6 +471,16 @@ mod tests {
                 "unknown action",
             ),
             ("undo", serde_json::json!({"id": 0}), "not a call id"),
+            (
+                "resolve",
+                serde_json::json!({"action": "list", "offset": 3}),
+                "give its `id` too",
+            ),
+            (
+                "resolve",
+                serde_json::json!({"action": "apply", "id": 1, "offset": 3}),
+                "not for \"apply\"",
+            ),
             (
                 "undo",
                 serde_json::json!({"action": "list", "id": 2}),

@@ -149,12 +149,15 @@ queues the preview with an id; call `resolve` with action \"apply\" to write it 
 \"discard\"). Each op is {\"pat\": pattern, \"out\": rewrite}: metavariables are uppercase and \
 stand for whole nodes ($NAME one node, $$$ARGS several, $_ any); captures of `pat` are \
 substituted into `out`; an empty `out` deletes the match. A rewrite that would add a syntax \
-error is refused unless `allowSyntaxErrors` is set.";
+error is refused unless `allowSyntaxErrors` is set. A result over 64 KiB shows a summary per \
+file and the first matches, says how many were left out and how to see them (`resolve` with \
+{\"action\": \"list\", \"id\": N, \"offset\": K}); the queued preview holds every match.";
 
 /// `resolve`.
 pub(crate) const RESOLVE: &str = "\
 Apply or discard a preview that `ast_edit` queued; with no action (or \"list\"), list the \
-pending previews. \"apply\" writes the preview with `id` (default: the newest), only the \
+pending previews; \"list\" with an `id` shows that preview's matches from the 0-based \
+`offset` on (default 0), a page at a time. \"apply\" writes the preview with `id` (default: the newest), only the \
 matches in `only` if given (FILE:MATCH ids), and refuses, writing nothing, if any previewed \
 file changed since the preview: run `ast_edit` again then. The result shows the new \
 `¶PATH#TAG` headers of the written files. Annotated destructive because \"apply\" overwrites \

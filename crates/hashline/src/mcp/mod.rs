@@ -7,8 +7,11 @@
 //! with arguments that do not fit a tool's schema are `E_BAD_SHAPE` results too, so a model
 //! sees what to fix. The server keeps nothing per call: its state is the session's store.
 
+mod bound;
 mod call;
 mod describe;
+mod output;
+mod progress;
 mod reply;
 mod screen;
 mod texts;
@@ -19,9 +22,9 @@ use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, InitializeResult,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    ListToolsResult, PaginatedRequestParams, ProgressToken, ServerCapabilities, ServerConfig, Tool,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 
 use crate::{Dialect, ErrorCode, Outcome, Response, Session};
@@ -72,12 +75,41 @@ impl Server {
         name: String,
         arguments: Option<rmcp::model::JsonObject>,
     ) -> CallToolResult {
+        self.call_reporting(name, arguments, None).await
+    }
+
+    /// [`Server::call`], sending `notifications/progress` for `token` to `peer` while
+    /// `ast_edit` parses files (when the client asked with `_meta.progressToken`).
+    async fn call_reporting(
+        &self,
+        name: String,
+        arguments: Option<rmcp::model::JsonObject>,
+        progress: Option<(Peer<RoleServer>, ProgressToken)>,
+    ) -> CallToolResult {
         let _turn = self.gate.lock().await;
         let session = Arc::clone(&self.session);
         let dialect = self.dialect;
-        let joined =
-            tokio::task::spawn_blocking(move || call::run(&session, dialect, &name, arguments))
-                .await;
+        let (sender, forwarder) = match progress {
+            Some((peer, token)) => {
+                let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
+                (
+                    Some(sender),
+                    Some(tokio::spawn(progress::forward(peer, token, receiver))),
+                )
+            }
+            None => (None, None),
+        };
+        let joined = tokio::task::spawn_blocking(move || {
+            let report = progress::Throttle::new(sender);
+            call::run_with_progress(&session, dialect, &name, arguments, &|done, total| {
+                report.send(done, total)
+            })
+        })
+        .await;
+        if let Some(forwarder) = forwarder {
+            // The sender is gone with the blocking task: the forwarder ends after the last one.
+            let _ = forwarder.await;
+        }
         match joined {
             Ok(response) => call::tool_result(response),
             Err(e) => call::tool_result(Response::from_outcome(Outcome::refused(
@@ -116,10 +148,14 @@ impl ServerHandler for Server {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let progress = context
+            .meta
+            .get_progress_token()
+            .map(|token| (context.peer.clone(), token));
         Ok(self
-            .call(request.name.into_owned(), request.arguments)
+            .call_reporting(request.name.into_owned(), request.arguments, progress)
             .await
             .into())
     }

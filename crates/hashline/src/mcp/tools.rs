@@ -91,6 +91,7 @@ fn tool(
     let mut annotations = annotations.open_world(false);
     annotations.title = Some(title.to_string());
     Tool::new(name, description, Arc::new(schema))
+        .with_raw_output_schema(Arc::new(super::output::output_schema(name)))
         .with_title(title)
         .with_annotations(annotations)
 }
@@ -197,6 +198,7 @@ fn resolve_schema() -> Value {
             "action": {"type": "string", "enum": ["apply", "discard", "list"], "description": "apply writes a queued preview, discard drops it, list shows the pending ones (default)."},
             "id": {"type": "integer", "minimum": 1, "description": "The preview id ast_edit printed; default: the newest."},
             "only": {"type": "array", "items": {"type": "string"}, "description": "apply: only these matches (FILE:MATCH ids from the preview)."},
+            "offset": {"type": "integer", "minimum": 0, "description": "list with an `id`: show that preview's matches from this one on (0-based; a reply names the next offset)."},
         },
         "additionalProperties": false,
     })
@@ -260,6 +262,7 @@ mod tests {
             };
             assert!(ok, "{}: every schema property is an argument", tool.name);
             assert!(tool.annotations.is_some(), "{}", tool.name);
+            assert!(tool.output_schema.is_some(), "{}", tool.name);
             assert!(
                 tool.description.is_some_and(|d| d.len() > 80),
                 "{}",

@@ -1,5 +1,6 @@
 //! Driving `hashline mcp` as a child process with the `rmcp` client.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::time::Duration;
 
@@ -15,6 +16,9 @@ pub struct Client {
     pub service: RunningService<RoleClient, ()>,
     /// The `hashline mcp` process.
     pub pid: u32,
+    /// Each tool's `outputSchema` from `tools/list`, compiled: [`call`] checks every
+    /// structured result against its tool's.
+    pub outputs: HashMap<String, jsonschema::Validator>,
 }
 
 /// What one tool call answered.
@@ -53,7 +57,47 @@ pub async fn connect(root: &Path, state: &Path, session: &str, args: &[&str]) ->
     let service = within(().serve(transport))
         .await
         .expect("MCP initialization");
-    Client { service, pid }
+    let outputs = output_validators(&service).await;
+    Client {
+        service,
+        pid,
+        outputs,
+    }
+}
+
+/// Each tool's `outputSchema`, compiled (a tool without one is a failure: every tool has one).
+pub async fn output_validators<S: rmcp::service::Service<RoleClient>>(
+    service: &RunningService<RoleClient, S>,
+) -> HashMap<String, jsonschema::Validator> {
+    let tools = within(service.list_all_tools()).await.expect("tools/list");
+    tools
+        .into_iter()
+        .map(|tool| {
+            let schema = tool
+                .output_schema
+                .unwrap_or_else(|| panic!("{}: no outputSchema", tool.name));
+            let schema = Value::Object((*schema).clone());
+            let validator = jsonschema::validator_for(&schema)
+                .unwrap_or_else(|e| panic!("{}: outputSchema does not compile: {e}", tool.name));
+            (tool.name.to_string(), validator)
+        })
+        .collect()
+}
+
+/// Panics unless `answer`'s structured content fits tool `name`'s `outputSchema` (a tool the
+/// server does not have has none to fit).
+pub fn check_output(outputs: &HashMap<String, jsonschema::Validator>, name: &str, answer: &Answer) {
+    if let Some(validator) = outputs.get(name) {
+        let errors: Vec<String> = validator
+            .iter_errors(&answer.json)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "{name}: structuredContent does not fit the outputSchema: {errors:#?}\n{}",
+            answer.json
+        );
+    }
 }
 
 /// Call tool `name` with `args` (a JSON object); panics if the server does not answer with a
@@ -62,7 +106,9 @@ pub async fn call(client: &Client, name: &str, args: Value) -> Answer {
     let result = try_call(client, name, args)
         .await
         .unwrap_or_else(|e| panic!("{name}: no tool result: {e}"));
-    answer(result)
+    let answer = answer(result);
+    check_output(&client.outputs, name, &answer);
+    answer
 }
 
 /// Like [`call`], returning the client's error instead of panicking.
