@@ -179,14 +179,7 @@ fn write(path: &Path, text: &str) -> std::io::Result<()> {
 /// `hashline setup CLIENT [--project]`.
 pub fn run(client: Client, root: &Path, project: bool) -> Response {
     match setup(client, root, project) {
-        Ok(text) => Response::from_outcome(Outcome {
-            ok: true,
-            code: None,
-            text,
-            warnings: Vec::new(),
-            files: Vec::new(),
-            undo: None,
-        }),
+        Ok(text) => Response::from_outcome(Outcome::success(text)),
         Err((code, text)) => Response::from_outcome(Outcome::refused(code, text)),
     }
 }

@@ -295,14 +295,7 @@ pub(crate) fn show(session: &Session, id: PreviewId, offset: usize) -> Response 
          \"only\": [\"1:2\"], the `[FILE:MATCH]` ids shown)."
     ));
     let ids: Vec<&str> = rows[offset..end].iter().map(|r| r.id).collect();
-    let outcome = Outcome {
-        ok: true,
-        code: None,
-        text,
-        warnings: Vec::new(),
-        files: Vec::new(),
-        undo: None,
-    };
+    let outcome = Outcome::success(text);
     let report = json!({
         "ok": true,
         "code": null,
