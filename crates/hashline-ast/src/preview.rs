@@ -127,11 +127,10 @@ pub struct Preview {
     pub warnings: Vec<String>,
 }
 
-/// First line of `s`, at most [`SNIPPET_CHARS`] characters, without a trailing `\r`.
 /// The rows of one side of a change: `{sign}LINE:text` for each line of `text` from `line` on
 /// (at most [`CHANGE_LINES_SHOWN`], each cut at [`SNIPPET_CHARS`] characters), then
 /// `{sign}… N more lines` when some are not shown.
-fn side_rows(sign: char, line: usize, text: &str, out: &mut Vec<String>) {
+pub fn side_rows(sign: char, line: usize, text: &str, out: &mut Vec<String>) {
     let lines: Vec<&str> = text
         .split('\n')
         .map(|l| l.strip_suffix('\r').unwrap_or(l))

@@ -126,6 +126,9 @@ pub(crate) struct Subject<'a> {
     /// How often each name is bound in the text read, found once on first use
     /// ([`Subject::bindings`]).
     bindings: std::sync::OnceLock<names::Bindings>,
+    /// The names the rows of every edit bind, found once on first use
+    /// ([`Subject::row_bindings`]).
+    row_bindings: std::sync::OnceLock<std::collections::HashSet<String>>,
 }
 
 impl<'a> Subject<'a> {
@@ -185,6 +188,7 @@ impl<'a> Subject<'a> {
             lexers: std::sync::OnceLock::new(),
             blank_runs: std::sync::OnceLock::new(),
             bindings: std::sync::OnceLock::new(),
+            row_bindings: std::sync::OnceLock::new(),
         }
     }
 }
@@ -299,6 +303,21 @@ impl Subject<'_> {
                 }
             }
             map
+        })
+    }
+
+    /// The names the rows of all the request's edits bind, a row's names given by `of` (one
+    /// pass over the rows, on first use; later calls get the first set).
+    pub(crate) fn row_bindings(
+        &self,
+        of: impl Fn(&str) -> Vec<String>,
+    ) -> &std::collections::HashSet<String> {
+        self.row_bindings.get_or_init(|| {
+            self.edits
+                .iter()
+                .flat_map(|e| &e.rows)
+                .flat_map(|row| of(row))
+                .collect()
         })
     }
 

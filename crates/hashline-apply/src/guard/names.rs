@@ -11,7 +11,8 @@
 //!
 //! Both are warnings: the parser accepts such a file, the compiler or the runtime does not.
 
-use std::collections::HashMap;
+use std::cell::OnceCell;
+use std::collections::{HashMap, HashSet};
 
 use hashline_core::{Edit, EditKind};
 
@@ -66,6 +67,10 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
 
 /// A name the range's removed lines declare that is still used (in the payload, or below the
 /// range in the same block) and bound nowhere else in the file.
+///
+/// Each removed line is scanned once, in turn; what the payload uses and what the range binds
+/// are gathered once per edit, and what the whole request binds once per call, and only when
+/// a removed declaration is found, so a big range or a request of many hunks costs one pass.
 fn undeclared(s: &Subject<'_>, lang: Lang, edit: &Edit) -> Option<String> {
     let EditKind::Replace { start, end } = edit.kind else {
         return None;
@@ -76,31 +81,53 @@ fn undeclared(s: &Subject<'_>, lang: Lang, edit: &Edit) -> Option<String> {
         return None;
     }
     let family = Family::of(s.path);
-    let payload: Vec<String> = edit.rows.iter().map(|r| code_part(r, family)).collect();
-    // Bound again by any edit of the request (a `use` moved, a variable renamed).
-    let redeclared_in_payload = |name: &str| {
-        s.edits.iter().flat_map(|e| &e.rows).any(|r| {
-            bindings(lang, &code_part(r, family))
-                .iter()
-                .any(|d| d == name)
-        })
-    };
+    let payload_uses: OnceCell<HashSet<String>> = OnceCell::new();
+    let range_bindings: OnceCell<Bindings> = OnceCell::new();
+    let mut lexer = s.lexer_before(start);
     for n in start..=end {
         let line = s.line(n);
         // Only a whole statement declares: not a line inside a string or brackets.
-        let at = s.lexer_before(n).feed(line);
+        let at = lexer.feed(line);
         if is_blank(line) || at.text || at.depth > 0 || at.joined {
             continue;
         }
         let code = code_part(line, family);
         for name in declares(lang, &code) {
-            if name.len() < 2 || redeclared_in_payload(&name) {
+            if name.len() < 2 {
                 continue;
             }
-            let Some(used) = used_after(s, edit, &payload, &name, indent(line).len()) else {
-                continue;
+            let in_payload = payload_uses
+                .get_or_init(|| {
+                    let rows = edit.rows.iter().map(|r| code_part(r, family));
+                    rows.flat_map(|r| value_uses(&r).map(str::to_owned).collect::<Vec<_>>())
+                        .collect()
+                })
+                .contains(&name);
+            let used = if in_payload {
+                "the payload".to_owned()
+            } else {
+                let Some(n) = used_below(s, edit, &name, indent(line).len()) else {
+                    continue;
+                };
+                format!("line {n}")
             };
-            if bound_elsewhere(s, lang, &name, (start, end)) {
+            // Bound again by any edit of the request (a `use` moved, a variable renamed).
+            let rows_bind = s.row_bindings(|row| bindings(lang, &code_part(row, family)));
+            if rows_bind.contains(&name) {
+                continue;
+            }
+            let inside = range_bindings.get_or_init(|| {
+                let mut map = Bindings::new();
+                for k in start..=end {
+                    for b in bindings(lang, &code_part(s.line(k), family)) {
+                        *map.entry(b).or_default() += 1;
+                    }
+                }
+                map
+            });
+            let total = s.bindings(|code| bindings(lang, code));
+            let count = |m: &Bindings| m.get(&name).copied().unwrap_or(0);
+            if count(total) > count(inside) {
                 continue;
             }
             return Some(format!(
@@ -113,18 +140,9 @@ fn undeclared(s: &Subject<'_>, lang: Lang, edit: &Edit) -> Option<String> {
     None
 }
 
-/// Where `name` is used after the removal: in a payload row, or in a kept line below the
-/// range before its block ends (a line less indented than `depth`).
-fn used_after(
-    s: &Subject<'_>,
-    edit: &Edit,
-    payload: &[String],
-    name: &str,
-    depth: usize,
-) -> Option<String> {
-    if payload.iter().any(|r| uses(r, name)) {
-        return Some("the payload".to_owned());
-    }
+/// The kept line below the range, before its block ends (a line less indented than `depth`),
+/// that uses `name`.
+fn used_below(s: &Subject<'_>, edit: &Edit, name: &str, depth: usize) -> Option<usize> {
     let (_, after) = s.neighbours(edit);
     let family = Family::of(s.path);
     for n in after..=s.line_count().min(after + USES_BELOW) {
@@ -135,28 +153,11 @@ fn used_after(
         if !s.survives(n) || indent(line).len() < depth {
             return None;
         }
-        if uses(&code_part(line, family), name) {
-            return Some(format!("line {n}"));
+        if value_uses(&code_part(line, family)).any(|id| id == name) {
+            return Some(n);
         }
     }
     None
-}
-
-/// Whether `name` is bound in a line of the file outside `range` (declared, or a token of a
-/// line that binds names: parameters, loop variables, `as` aliases, closures, handlers).
-fn bound_elsewhere(s: &Subject<'_>, lang: Lang, name: &str, range: (usize, usize)) -> bool {
-    let counts = s.bindings(|line| bindings(lang, line));
-    let total = counts.get(name).copied().unwrap_or(0);
-    let family = Family::of(s.path);
-    let inside: usize = (range.0..=range.1)
-        .map(|n| {
-            bindings(lang, &code_part(s.line(n), family))
-                .iter()
-                .filter(|b| *b == name)
-                .count()
-        })
-        .sum();
-    total > inside
 }
 
 /// Every name a line binds: what it declares, and, on a line that binds names otherwise
@@ -437,27 +438,24 @@ fn identifiers(code: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
-/// Whether `code` uses `name` as a value: a token not after `.` (a field), not before a lone
-/// `=` or `:` (an assignment target, a keyword argument, an object key).
-fn uses(code: &str, name: &str) -> bool {
-    // An import names modules and what it binds; it uses none of them.
+/// The identifiers `code` uses as values: tokens not after `.` (a field), not before a lone
+/// `=` or `:` (an assignment target, a keyword argument, an object key); none in an import,
+/// which names modules and what it binds.
+fn value_uses(code: &str) -> impl Iterator<Item = &str> {
     let t = strip_export(code.trim_start());
-    if ["import ", "from ", "use ", "#include"]
+    let import = ["import ", "from ", "use ", "#include"]
         .iter()
-        .any(|k| t.starts_with(k))
-    {
-        return false;
-    }
-    identifiers(code).any(|(at, id)| {
-        if id != name {
-            return false;
-        }
-        let before = code[..at].trim_end();
-        let after = code[at + id.len()..].trim_start();
-        let target = (after.starts_with('=') && !after.starts_with("=="))
-            || (after.starts_with(':') && !after.starts_with("::"));
-        !before.ends_with('.') && !target
-    })
+        .any(|k| t.starts_with(k));
+    identifiers(code)
+        .filter(move |_| !import)
+        .filter(move |&(at, id)| {
+            let before = code[..at].trim_end();
+            let after = code[at + id.len()..].trim_start();
+            let target = (after.starts_with('=') && !after.starts_with("=="))
+                || (after.starts_with(':') && !after.starts_with("::"));
+            !before.ends_with('.') && !target
+        })
+        .map(|(_, id)| id)
 }
 
 /// Counts of the names every line of the text read binds (see [`bindings`]).
@@ -465,7 +463,11 @@ pub(super) type Bindings = HashMap<String, usize>;
 
 #[cfg(test)]
 mod tests {
-    use super::{declares, uses, Lang};
+    use super::{declares, value_uses, Lang};
+
+    fn uses(code: &str, name: &str) -> bool {
+        value_uses(code).any(|id| id == name)
+    }
 
     #[test]
     fn binding_forms_of_each_language() {

@@ -5,7 +5,7 @@
 //! rest (`{"action": "list", "id": N, "offset": K}`, [`show`]). The queued preview keeps every
 //! match: applying it applies them all.
 
-use hashline_ast::preview::{CHANGE_LINES_SHOWN, SNIPPET_CHARS};
+use hashline_ast::preview::side_rows;
 use serde_json::{json, Value};
 
 use crate::{ErrorCode, Outcome, PreviewId, Response, Session};
@@ -35,22 +35,6 @@ pub(crate) struct Row<'a> {
     after: &'a str,
 }
 
-/// The rows of one side of a change, as the CLI preview shows them.
-fn side(sign: char, line: usize, text: &str, out: &mut String) {
-    let lines: Vec<&str> = text
-        .split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .collect();
-    for (k, l) in lines.iter().take(CHANGE_LINES_SHOWN).enumerate() {
-        let cut: String = l.chars().take(SNIPPET_CHARS).collect();
-        out.push_str(&format!("\n{sign}{}:{cut}", line + k));
-    }
-    if lines.len() > CHANGE_LINES_SHOWN {
-        let more = lines.len() - CHANGE_LINES_SHOWN;
-        out.push_str(&format!("\n{sign}… {more} more lines"));
-    }
-}
-
 /// `rows[offset..]` rendered (a `¶PATH#TAG` header where the file changes) while they fit in
 /// `budget` bytes (at least one row); returns the text and the index after the last shown.
 fn page(rows: &[Row<'_>], offset: usize, budget: usize) -> (String, usize) {
@@ -66,8 +50,13 @@ fn page(rows: &[Row<'_>], offset: usize, budget: usize) -> (String, usize) {
             block.push_str(&format!("¶{}#{}", row.file, row.tag));
         }
         block.push_str(&format!("\n[{}]", row.id));
-        side('-', row.line, row.before, &mut block);
-        side('+', row.line, row.after, &mut block);
+        let mut sides = Vec::new();
+        side_rows('-', row.line, row.before, &mut sides);
+        side_rows('+', row.line, row.after, &mut sides);
+        for r in sides {
+            block.push('\n');
+            block.push_str(&r);
+        }
         if end > offset && out.len() + block.len() > budget {
             break;
         }
