@@ -91,7 +91,18 @@ fn separates<'a>(s: &Subject<'_>, upper: &str, mut lower: impl Iterator<Item = &
     if Family::of(s.path) == Family::Prose {
         return true;
     }
-    if up.ends_with(['{', '(', '[', ':']) || low.starts_with(['}', ')', ']']) || low == "end" {
+    // A clause that goes on with the statement above (`else:`, `except E:`) is not a new
+    // item: a blank line before it is not a separator.
+    let clause = [
+        "else:", "else ", "elif ", "except", "finally:", "catch ", "catch(",
+    ]
+    .iter()
+    .any(|k| low.starts_with(k));
+    if up.ends_with(['{', '(', '[', ':'])
+        || low.starts_with(['}', ')', ']'])
+        || low == "end"
+        || clause
+    {
         return false;
     }
     if Family::of(s.path) == Family::Data || indent(upper) != indent(first) {
@@ -240,14 +251,22 @@ fn blank_run(s: &Subject<'_>, edit: &Edit) -> Option<String> {
     }
     // Blank lines kept above and below the range (stopping at a line another edit replaces;
     // runs past [`LONGEST_JUDGED`] are not judged, so the walk is bounded).
+    // Rows another edit inserts between two lines end the run there.
+    let inserted_between = |upper: usize| {
+        s.edits.iter().any(|e| {
+            !e.rows.is_empty()
+                && (matches!(e.kind, EditKind::InsertAfter(l) if l == upper)
+                    || matches!(e.kind, EditKind::InsertBefore(l) if l == upper + 1))
+        })
+    };
     let above = (1..start)
         .rev()
         .take(LONGEST_JUDGED)
-        .take_while(|&n| s.survives(n) && is_blank(s.line(n)))
+        .take_while(|&n| s.survives(n) && is_blank(s.line(n)) && !inserted_between(n))
         .count();
     let below = (end + 1..=s.line_count())
         .take(LONGEST_JUDGED)
-        .take_while(|&n| s.survives(n) && is_blank(s.line(n)))
+        .take_while(|&n| s.survives(n) && is_blank(s.line(n)) && !inserted_between(n - 1))
         .count();
     let lead = edit.rows.iter().take_while(|r| is_blank(r)).count();
     let trail = edit.rows.iter().rev().take_while(|r| is_blank(r)).count();
@@ -269,7 +288,26 @@ fn blank_run(s: &Subject<'_>, edit: &Edit) -> Option<String> {
     if run <= old_top.max(old_bottom) {
         return None;
     }
-    let (longest, runs) = s.blank_runs();
+    // Inside a block (the lines around the run indented) the file's own inner runs are the
+    // rule: PEP 8 keeps two blank lines between top-level items and one inside a function.
+    let runs_of = s.blank_runs();
+    let near = |n: usize, up: bool| {
+        let mut k = n;
+        while k >= 1 && k <= s.line_count() && is_blank(s.line(k)) {
+            k = if up { k - 1 } else { k + 1 };
+        }
+        (k >= 1 && k <= s.line_count()).then(|| s.line(k))
+    };
+    let top = edit.rows.iter().find(|r| !is_blank(r)).map(String::as_str);
+    let above_line = near(start.saturating_sub(1), true);
+    let below_line = near(end + 1, false);
+    let inside = |l: Option<&str>| l.is_some_and(|l| !indent(l).is_empty());
+    let inner = inside(above_line.or(top)) && inside(below_line.or(top));
+    let (longest, runs) = if inner && runs_of.inner_runs >= RUNS_FOR_RULE {
+        (runs_of.inner_longest, runs_of.inner_runs)
+    } else {
+        (runs_of.longest, runs_of.runs)
+    };
     if runs < RUNS_FOR_RULE || run <= longest || longest >= LONGEST_JUDGED {
         return None;
     }

@@ -78,7 +78,18 @@ fn swallowed_attachment(s: &Subject<'_>, edit: &Edit) -> Option<String> {
     }
     // A row that restates it keeps it, and so does an attachment at the same end of the rows
     // (the model rewrote it).
-    let restated = |line: &str| edit.rows.iter().any(|r| r.trim() == line.trim());
+    // A row that says the same words behind another marker (`///` made `//`) rewrote it.
+    let words = |l: &str| {
+        l.trim()
+            .trim_start_matches(['/', '*', '!', '#', '@'])
+            .trim()
+            .to_string()
+    };
+    let restated = |line: &str| {
+        edit.rows
+            .iter()
+            .any(|r| r.trim() == line.trim() || (!words(r).is_empty() && words(r) == words(line)))
+    };
     let first_row = edit.rows.iter().find(|r| !is_blank(r));
     let last_row = edit.rows.iter().rev().find(|r| !is_blank(r));
     if end == start {

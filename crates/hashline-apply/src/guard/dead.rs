@@ -58,7 +58,7 @@ fn terminal(t: &str) -> bool {
 fn dead_code(s: &Subject<'_>, edit: &Edit) -> Option<(String, bool)> {
     // An inserted early return may be a deliberate stub; a replace that ends in one while the
     // old ending survives is the range-one-line-short mistake.
-    let (start, _) = Subject::replaced(edit)?;
+    let (start, end) = Subject::replaced(edit)?;
     if matches!(Family::of(s.path), Family::Prose | Family::Data) {
         return None;
     }
@@ -68,8 +68,19 @@ fn dead_code(s: &Subject<'_>, edit: &Edit) -> Option<(String, bool)> {
             .find(|&n| !is_blank(s.line(n)))
             .filter(|&n| s.survives(n))
     };
+    // A range that already ended in that terminal statement left the line after it as
+    // unreachable as it finds it: the edit did not make it so.
+    let was_terminal = (start..=end)
+        .rev()
+        .map(|n| s.line(n))
+        .find(|l| !is_blank(l))
+        .is_some_and(|l| {
+            terminal(l.trim_start()) && next_kept().is_some_and(|n| indent(s.line(n)) == indent(l))
+        });
     if let Some(last) = edit.rows.iter().rev().find(|r| !is_blank(r)) {
-        if let Some(found) = after_terminal(last, next_kept().map(|n| (n, s.line(n)))) {
+        if let Some(found) =
+            after_terminal(last, next_kept().map(|n| (n, s.line(n)))).filter(|_| !was_terminal)
+        {
             return Some(found);
         }
     }

@@ -24,6 +24,7 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit) -> Result<(), GuardRefusal> {
     let what = mixed_style(e, &ctx)
         .or_else(|| method_at_top_level(s, e))
         .or_else(|| dropped(&ix))
+        .or_else(|| list_text_dropped(s, e))
         .or_else(|| below_first_row(s, e))
         .or_else(|| under_opener(&ix))
         .or_else(|| above_closer(&ix))
@@ -127,7 +128,78 @@ fn dropped(ix: &Ix<'_, '_>) -> Option<String> {
             .map(|r| width(r, 4))
             .min()?
     };
-    (row < floor && !deliberate_dedent(ix, row)).then(|| lost(row, floor))
+    (row < floor && !deliberate_dedent(ix, row) && !restates_moved(ix, row))
+        .then(|| lost(row, floor))
+}
+
+/// Markdown: a replace of the indented continuation lines of a list item (the item's line, or
+/// another such line, kept right above) whose rows all start further left, none of them
+/// markup of its own (a list item, a heading, a fence, a quote, a table): the rows fall out
+/// of the item.
+fn list_text_dropped(s: &Subject<'_>, edit: &Edit) -> Option<String> {
+    if Family::of(s.path) != Family::Prose {
+        return None;
+    }
+    let (start, end) = Subject::replaced(edit)?;
+    let lines: Vec<&str> = (start..=end)
+        .map(|n| s.line(n))
+        .filter(|l| !is_blank(l))
+        .collect();
+    let k = lines.iter().map(|l| width(l, 4)).min()?;
+    let markup = |l: &str| {
+        let t = l.trim_start();
+        let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+        ["- ", "* ", "+ ", "#", "```", "~~~", ">", "|"]
+            .iter()
+            .any(|m| t.starts_with(m))
+            || (digits > 0 && t[digits..].starts_with(". "))
+    };
+    if k < 2 || lines.iter().any(|l| markup(l)) || start < 2 || !s.survives(start - 1) {
+        return None;
+    }
+    let above = s.line(start - 1);
+    let item = markup(above) && width(above, 4) < k && !above.trim_start().starts_with('#');
+    if !(item || (width(above, 4) == k && !is_blank(above))) {
+        return None;
+    }
+    let rows: Vec<&String> = edit.rows.iter().filter(|r| !is_blank(r)).collect();
+    if rows.is_empty() || rows.iter().any(|r| width(r, 4) >= k || markup(r)) {
+        return None;
+    }
+    Some(format!(
+        "the rows start at column {}, left of the {k} columns of the list item's lines they \
+         replace: they would fall out of the item (indentation lost?)",
+        rows.iter().map(|r| width(r, 4)).min().unwrap_or(0)
+    ))
+}
+
+/// Lines the request removes right beside the edit (only blank or removed lines between)
+/// reach down to `row`'s indentation: the rows restate code the request takes out there (a
+/// `def` header rewritten by a delete and an insert), they lost nothing.
+fn restates_moved(ix: &Ix<'_, '_>, row: usize) -> bool {
+    const REACH: usize = 64;
+    let s = ix.s;
+    let (before, after) = s.neighbours(&ix.edit);
+    let side = |lines: &mut dyn Iterator<Item = usize>| {
+        let mut least = None::<usize>;
+        for n in lines.take(REACH) {
+            let line = s.line(n);
+            if s.survives(n) {
+                if !is_blank(line) {
+                    break;
+                }
+                continue;
+            }
+            if !is_blank(line) {
+                let w = width(line, 4);
+                least = Some(least.map_or(w, |l| l.min(w)));
+            }
+        }
+        least
+    };
+    let up = side(&mut (1..=before).rev());
+    let down = side(&mut (after..=s.line_count()));
+    up.into_iter().chain(down).any(|w| w <= row)
 }
 
 /// One row moved out of its block to the level of the block's own statement (`    return x`

@@ -152,18 +152,31 @@ pub(super) fn inside_brackets(ix: &Ix<'_, '_>) -> Option<String> {
     let entry = |st: Start, l: &str| {
         st.depth > 0 && !st.text && !l.trim_start().starts_with([')', ']', '}'])
     };
-    if !entry(ix.start(next), s.line(next)) {
+    // The line after is another entry, or the closer of the brackets the entries sit in
+    // (`const (` … `)`): entries stand deeper than their closer.
+    let next_line = s.line(next);
+    let closer = ix.start(next).depth > 0
+        && !ix.start(next).text
+        && next_line.trim_start().starts_with([')', ']', '}']);
+    if !entry(ix.start(next), next_line) && !closer {
         return None;
     }
-    let floor = (start..=end)
+    let replaced = (start..=end)
         .map(|n| s.line(n))
         .filter(|l| !is_blank(l))
         .map(|l| width(l, 4))
-        .min()?
-        .min(width(s.line(next), 4));
+        .min()?;
+    let (floor, ceiling) = if closer {
+        (replaced, width(next_line, 4))
+    } else {
+        (replaced.min(width(next_line, 4)), usize::MAX)
+    };
+    if closer && replaced <= ceiling {
+        return None;
+    }
     ix.edit.rows.iter().enumerate().find_map(|(i, r)| {
         let w = width(r, 4);
-        (!is_blank(r) && entry(ix.rows[i], r) && w < floor).then(|| {
+        (!is_blank(r) && entry(ix.rows[i], r) && w < floor && w <= ceiling).then(|| {
             format!(
                 "row {} is an entry inside open brackets indented {w} columns, less than the \
                  {floor} of the entries it replaces and follows (indentation lost?)",

@@ -56,6 +56,10 @@ fn starts_inside<'a>(row: &str, replaced: &[&'a str]) -> Option<&'a str> {
         let h = head(line);
         !h.is_empty() && body.starts_with(h.as_str())
     };
+    // An attribute joined onto the item it marks (`#[cfg(unix)] f();`) is a deliberate form.
+    if body.starts_with("#[") {
+        return None;
+    }
     replaced.iter().copied().find(|line| {
         let head = head(line);
         // Only text before it makes a join: markup alone (`# `, `> `, `- `) re-marks the line
@@ -128,8 +132,11 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
     // its own place, so each row is compared with a few lines: linear in the range.
     let fewer =
         edit.rows.len() < lines.len() && lines.len() - edit.rows.len() <= MERGE_REACH && !wrapped;
+    // Rows inside a multi-line string (a shell script in a Go raw string) are text.
+    let mut lexer = s.lexer_before(start);
     for (i, row) in edit.rows.iter().enumerate() {
-        if is_blank(row) || set.contains(row.trim()) || is_header(row) {
+        let in_text = lexer.feed(row).text;
+        if is_blank(row) || set.contains(row.trim()) || is_header(row) || in_text {
             continue;
         }
         let near = &replaced[i.saturating_sub(MERGE_REACH).min(replaced.len())

@@ -35,6 +35,7 @@ mod names;
 mod orphan;
 mod payload;
 mod scope;
+mod seam;
 mod sentence;
 mod syntax;
 mod transient;
@@ -87,6 +88,19 @@ pub struct GuardRefusal {
     pub message: String,
 }
 
+/// The runs of blank lines of a text ([`Subject::blank_runs`]).
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct BlankRuns {
+    /// The longest run.
+    pub longest: usize,
+    /// How many runs.
+    pub runs: usize,
+    /// The longest run between two indented lines (inside a block).
+    pub inner_longest: usize,
+    /// How many runs between two indented lines.
+    pub inner_runs: usize,
+}
+
 /// What the guard looks at: one file's edits in the numbering of the text they address.
 pub(crate) struct Subject<'a> {
     /// The file's path as the request named it (for the language and for messages).
@@ -122,13 +136,16 @@ pub(crate) struct Subject<'a> {
     lexers: std::sync::OnceLock<(usize, Vec<layout::Lexer>)>,
     /// The longest run of blank lines of the text read and how many runs it has, found once
     /// on first use ([`Subject::blank_runs`]).
-    blank_runs: std::sync::OnceLock<(usize, usize)>,
+    blank_runs: std::sync::OnceLock<BlankRuns>,
     /// How often each name is bound in the text read, found once on first use
     /// ([`Subject::bindings`]).
     bindings: std::sync::OnceLock<names::Bindings>,
     /// The names the rows of every edit bind, found once on first use
     /// ([`Subject::row_bindings`]).
     row_bindings: std::sync::OnceLock<std::collections::HashSet<String>>,
+    /// How the text read spaces brackets and comments, found once on first use
+    /// ([`Subject::seam_style`]).
+    seam_style: std::sync::OnceLock<seam::Style>,
 }
 
 impl<'a> Subject<'a> {
@@ -189,6 +206,7 @@ impl<'a> Subject<'a> {
             blank_runs: std::sync::OnceLock::new(),
             bindings: std::sync::OnceLock::new(),
             row_bindings: std::sync::OnceLock::new(),
+            seam_style: std::sync::OnceLock::new(),
         }
     }
 }
@@ -273,21 +291,33 @@ impl Subject<'_> {
         lexer
     }
 
-    /// The longest run of blank lines in the text read, and how many runs it has (one scan,
-    /// on first use).
-    pub fn blank_runs(&self) -> (usize, usize) {
+    /// The longest run of blank lines in the text read and how many runs it has, over all
+    /// runs and over the runs inside a block (both lines around them indented): one scan, on
+    /// first use.
+    pub fn blank_runs(&self) -> BlankRuns {
         *self.blank_runs.get_or_init(|| {
-            let (mut longest, mut runs, mut current) = (0, 0, 0);
+            let mut out = BlankRuns::default();
+            let mut current = 0;
+            let mut above_indented = false;
             for n in 1..=self.line_count() + 1 {
-                if n <= self.line_count() && lexical::is_blank(self.line(n)) {
+                let line = self.line(n);
+                if n <= self.line_count() && lexical::is_blank(line) {
                     current += 1;
-                } else if current > 0 {
-                    longest = longest.max(current);
-                    runs += 1;
+                    continue;
+                }
+                let indented = n <= self.line_count() && !lexical::indent(line).is_empty();
+                if current > 0 {
+                    out.longest = out.longest.max(current);
+                    out.runs += 1;
+                    if above_indented && indented {
+                        out.inner_longest = out.inner_longest.max(current);
+                        out.inner_runs += 1;
+                    }
                     current = 0;
                 }
+                above_indented = indented;
             }
-            (longest, runs)
+            out
         })
     }
 
@@ -319,6 +349,12 @@ impl Subject<'_> {
                 .flat_map(|row| of(row))
                 .collect()
         })
+    }
+
+    /// How the text read spaces what a merge of two lines leaves behind (one scan of the
+    /// lines around the edits, on first use).
+    pub(crate) fn seam_style(&self) -> seam::Style {
+        *self.seam_style.get_or_init(|| seam::Style::of(self))
     }
 
     /// Line `n` (1-based), or "" outside the file.
@@ -505,6 +541,7 @@ fn one_edit(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) -> Result<
     indent::check(s, edit)?;
     boundary::check(s, edit, warnings)?;
     merged::check(s, edit, warnings);
+    seam::check(s, edit, warnings);
     names::check(s, edit, warnings);
     Ok(())
 }

@@ -116,6 +116,19 @@ fn undeclared(s: &Subject<'_>, lang: Lang, edit: &Edit) -> Option<String> {
             if rows_bind.contains(&name) {
                 continue;
             }
+            // An import rewritten over several rows (`import ky, {` … `} from 'ky';`) names
+            // what it imports on rows that bind nothing on their own.
+            let import = ["import ", "from ", "use ", "pub use "]
+                .iter()
+                .any(|k| code.trim_start().starts_with(k));
+            let named = || {
+                edit.rows
+                    .iter()
+                    .any(|r| identifiers(&code_part(r, family)).any(|(_, id)| id == name))
+            };
+            if import && named() {
+                continue;
+            }
             let inside = range_bindings.get_or_init(|| {
                 let mut map = Bindings::new();
                 for k in start..=end {

@@ -111,8 +111,17 @@ fn lineid_anchor(edit: &Edit) -> Option<String> {
     ))
 }
 
-/// `(N, rest)` for a row `N:rest` (the hashline read format).
+/// `(N, rest)` for a row `N:rest` (the hashline read format) or `   N\trest` (a `cat -n` row,
+/// str-replace's `view`).
 fn numbered(row: &str) -> Option<(usize, &str)> {
+    // `cat -n` right-aligns the number in six columns and puts a tab after it.
+    let padded = row.trim_start_matches(' ');
+    let digits = padded.bytes().take_while(u8::is_ascii_digit).count();
+    if digits > 0 && digits <= 9 {
+        if let Some(rest) = padded[digits..].strip_prefix('\t') {
+            return Some((padded[..digits].parse().ok()?, rest));
+        }
+    }
     // The mismatch report marks changed lines `*N:`; numbered diffs show `N|`.
     let row = row.strip_prefix(['*', '>']).unwrap_or(row);
     let digits = row.bytes().take_while(u8::is_ascii_digit).count();
@@ -140,11 +149,25 @@ fn numbered_rows(s: &Subject<'_>, edit: &Edit) -> Option<String> {
         _ => after,
     };
     let placed = nums.len() == 1 && [lands, before].contains(&nums[0].0) && nums[0].0 > 0;
+    let tab = edit.rows.first().is_some_and(|r| {
+        let t = r.trim_start_matches(' ');
+        t.trim_start_matches(|c: char| c.is_ascii_digit())
+            .starts_with('\t')
+    });
     (consecutive || echo || placed).then(|| {
-        format!(
-            "every row starts with a line number and a colon (`{}:`), copied from the read output",
-            nums[0].0
-        )
+        if tab {
+            format!(
+                "every row starts with a line number and a tab (`{}\\t`), copied from the view \
+                 output",
+                nums[0].0
+            )
+        } else {
+            format!(
+                "every row starts with a line number and a colon (`{}:`), copied from the read \
+                 output",
+                nums[0].0
+            )
+        }
     })
 }
 
@@ -282,14 +305,24 @@ fn plus_markers(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<String> 
 
 /// Whether the one row `row` (starting with `+`) is a diff row in code: the `+` stands before
 /// the indentation of a line around the edit (`+    "x",`), or before a word or quote at the
-/// start of a line (`+regex = "1"`), which no language starts a line with on purpose. Prose
-/// (`+1 for this`) and diffs are content.
+/// start of a line (`+regex = "1"`), which no language starts a line with on purpose. In
+/// Markdown a `+` glued to a word or to markup (`+Help …`, `+[link]`, `+**Note**`) is a
+/// marker too (a bullet needs a space after its `+`); `+1 for this`, plain text and diffs are
+/// content.
 fn one_marked_row(s: &Subject<'_>, edit: &Edit, row: &str, family: Family) -> bool {
     let diff = [".diff", ".patch"].iter().any(|e| s.path.ends_with(e));
-    if family == Family::Prose || diff {
+    if diff {
         return false;
     }
     let rest = &row[1..];
+    if family == Family::Prose {
+        // Only Markdown gives `+` a meaning (a bullet, with its space); plain text may start a
+        // line with one.
+        let markdown = [".md", ".markdown", ".mdx"]
+            .iter()
+            .any(|e| s.path.ends_with(e));
+        return markdown && rest.starts_with(|c: char| c.is_alphabetic() || "[*_`!<#>".contains(c));
+    }
     let ind = indent(rest);
     if ind.is_empty() {
         return rest.starts_with(|c: char| c.is_alphabetic() || matches!(c, '_' | '"' | '\''));
@@ -304,6 +337,21 @@ fn literal_newline(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<Strin
     // The indentations found around the edit, built once when a `\n` shows up.
     let indents = OnceCell::new();
     let indents = || indents.get_or_init(|| window(s, edit).map(indent).collect::<HashSet<&str>>());
+    // Inside a string or comment (a docstring, a wrapped help text) a `\n` followed by the
+    // indentation of the lines around, four columns or more, and more text is the next line
+    // joined on: a string meant to hold a newline goes on at its own margin.
+    let indented_in_text = |line: &str| {
+        family != Family::Prose
+            && line.match_indices("\\n").any(|(at, _)| {
+                let tail = &line[at + 2..];
+                let w = indent(tail);
+                let next = tail[w.len()..].chars().next();
+                w.len() >= 4
+                    && next.is_some_and(|c| !c.is_whitespace() && c != '\\')
+                    && (w == indent(line) || indents().contains(w))
+                    && !line[..at].ends_with('\\')
+            })
+    };
     let joins = |line: &str| {
         if !line.contains("\\n") {
             return false;
@@ -330,8 +378,18 @@ fn literal_newline(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<Strin
                     c.is_alphanumeric() || matches!(c, '_' | '$' | '}' | '@')
                 });
             let tail_indent = indent(tail);
-            starts_code && (tail_indent == indent(line) || indents().contains(tail_indent))
-        })
+            // In Markdown (outside code spans) a `\n` before white space, markup (a quote,
+            // a fence, a setext underline, a list) or a capital starts the next line.
+            let prose_line = family == Family::Prose
+                && [".md", ".markdown", ".mdx"]
+                    .iter()
+                    .any(|e| s.path.ends_with(e))
+                && tail.starts_with(|c: char| {
+                    c.is_whitespace() || c.is_uppercase() || "-*+>#|=`".contains(c)
+                });
+            prose_line
+                || (starts_code && (tail_indent == indent(line) || indents().contains(tail_indent)))
+        }) || indented_in_text(line)
     };
     let i = edit.rows.iter().position(|r| joins(r))?;
     if let Some((start, end)) = Subject::replaced(edit) {

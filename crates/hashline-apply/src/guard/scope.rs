@@ -137,7 +137,11 @@ impl<'a, 's> Ix<'a, 's> {
         let s = self.s;
         let mut w = width(s.line(n), 4);
         let mut m = n;
-        while m > 1 && n - m < STATEMENT_LINES && continues(s.line(m), self.start(m)) {
+        let family = Family::of(s.path);
+        while m > 1
+            && n - m < STATEMENT_LINES
+            && (continues(s.line(m), self.start(m)) || ends_open(s.line(m - 1), family))
+        {
             m -= 1;
             if is_blank(s.line(m)) {
                 break;
@@ -152,7 +156,11 @@ impl<'a, 's> Ix<'a, 's> {
         let rows = &self.edit.rows;
         let mut w = width(&rows[i], 4);
         let mut j = i;
-        while j > 0 && i - j < STATEMENT_LINES && continues(&rows[j], self.rows[j]) {
+        let family = Family::of(self.s.path);
+        while j > 0
+            && i - j < STATEMENT_LINES
+            && (continues(&rows[j], self.rows[j]) || ends_open(&rows[j - 1], family))
+        {
             j -= 1;
             if is_blank(&rows[j]) {
                 break;
@@ -201,6 +209,18 @@ pub(super) enum Above<'a> {
     Line(usize),
     /// A row of another edit.
     Row(&'a str),
+}
+
+/// Whether `line` ends with a logical operator outside strings and comments (`if a &&`): the
+/// next line continues its condition (gofmt and rustfmt indent that line one level deeper
+/// than the statement, and the block's body goes one level under the statement).
+fn ends_open(line: &str, family: Family) -> bool {
+    if matches!(family, Family::Prose | Family::Data) {
+        return false;
+    }
+    let code = code_part(line, family);
+    let t = code.trim_end();
+    t.ends_with("&&") || t.ends_with("||")
 }
 
 /// Whether `line` (starting at `st`) continues the statement of the line before it.

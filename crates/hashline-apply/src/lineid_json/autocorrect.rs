@@ -43,12 +43,16 @@ pub(crate) fn strip_boundary_echo(
     if payload.len() < 2 || payload.len() <= range_len {
         return (false, false);
     }
-    let first = before.is_some_and(|b| payload.first().is_some_and(|p| p == b));
+    // A blank row beside a blank line is as often meant (a blank line kept between two
+    // blocks) as echoed: it is applied as sent, never dropped.
+    let echo =
+        |row: Option<&String>, line: &str| row.is_some_and(|p| p == line && !p.trim().is_empty());
+    let first = before.is_some_and(|b| echo(payload.first(), b));
     if first {
         payload.remove(0);
     }
     // As the peer: the last row is compared even when dropping the first left only one row.
-    let last = after.is_some_and(|a| payload.last().is_some_and(|p| p == a));
+    let last = after.is_some_and(|a| echo(payload.last(), a));
     if last {
         payload.pop();
     }

@@ -131,25 +131,33 @@ pub(super) fn notes(tree: &Tree, text: &str, written: &[Range<usize>]) -> Vec<La
         for pair in kids.windows(2).filter(|_| body) {
             let (a, b) = (&pair[0], &pair[1]);
             let (a_end, b_start) = (a.end_position().row, b.start_position().row);
-            if b_start == a_end && !begins_row(a, text) {
+            // An attribute or decorator joined onto what it marks is a form of its own.
+            let marks = ["attribute", "decorator", "annotation"]
+                .iter()
+                .any(|k| a.kind().contains(k));
+            if (b_start == a_end && !begins_row(a, text)) || marks {
                 continue;
             }
             let key = Key::Siblings(parent.kind_id());
             see(key, (a_end, b_start), b_start == a_end, (a, b));
         }
+        let closed = parent
+            .child(parent.child_count().saturating_sub(1))
+            .is_some_and(|l| !l.is_named() && matches!(l.kind(), "}" | ")" | "]"));
         // A statement on its block's opening row, or a body on its header's row.
-        // A body's own first row says nothing when the body is all on one row (`{ x }`).
+        // A body's own first row says nothing when the body is all on one row (`{ x }`, a
+        // Go closure `func() { f() }`): bracketed and closed on the row it opens.
+        let one_row = p_end == p_start && closed;
         let opens = |c: &&Node| {
-            c.start_byte() > parent.start_byte() && ((body && p_end > p_start) || is_body(c))
+            c.start_byte() > parent.start_byte()
+                && !one_row
+                && ((body && p_end > p_start) || is_body(c))
         };
         for c in kids.iter().filter(opens) {
             let c_start = c.start_position().row;
             let key = Key::Opener(parent.kind_id(), c.kind_id());
             see(key, (p_start, c_start), c_start == p_start, (&parent, c));
         }
-        let closed = parent
-            .child(parent.child_count().saturating_sub(1))
-            .is_some_and(|l| !l.is_named() && matches!(l.kind(), "}" | ")" | "]"));
         if let (true, true, Some(last)) = (closed && body, p_end > p_start, kids.last()) {
             let l_end = last.end_position().row;
             let key = Key::Closer(parent.kind_id());

@@ -1,0 +1,504 @@
+//! Two lines joined at a seam the file's own formatting never has: what is left where a line
+//! break was taken out and one space put in. Formatters (black, prettier, gofmt, rustfmt) and
+//! people alike keep a file's spacing consistent, so a new row that spaces one way the rest of
+//! the file never does is two lines merged, not a style:
+//!
+//! * a bracket opened and followed by a space, or a space before a closer (`[ 'a',`,
+//!   `x, ]`, `), )`), where no code line of the file spaces its brackets so;
+//! * a line comment holding its own leader again (`/// one. /// two`, `# a # b`);
+//! * in Python, an inline comment one space after the code where the file's inline comments
+//!   stand two spaces off (PEP 8), or a block header with its body on the same line
+//!   (`with x: y = 1`) where the file never writes one so;
+//! * two items on a row of a one-item-per-row list (`"a", "b",` between `"c",` and `"d",`);
+//! * a line continuation `\` followed by more text on the same row, where the lines around
+//!   end with `\`;
+//! * in Markdown, a closing code fence after text on the same row.
+//!
+//! Each is a warning (`W_MERGED_LINES`): the row may be meant.
+
+use hashline_core::{Edit, EditKind};
+
+use super::layout::Lexer;
+use super::lexical::{code_part, indent, is_blank, Family};
+use super::Subject;
+
+/// Lines above and below the edits read for the file's spacing.
+const STYLE_REACH: usize = 10_000;
+/// Code lines with brackets a file needs before its bracket spacing counts as a style.
+const MIN_BRACKET_LINES: usize = 8;
+/// Block headers a Python file needs before their layout counts as a style.
+const MIN_BLOCK_HEADERS: usize = 4;
+/// Inline comments a Python file needs before their spacing counts as a style.
+const MIN_INLINE_COMMENTS: usize = 3;
+
+/// How the file read spaces what a merge leaves behind (counted over code lines).
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Style {
+    /// Code lines with a bracket.
+    bracket_lines: usize,
+    /// Code lines with `( x`, `[ x` (a bracket opened, a space, more code).
+    spaced_open: usize,
+    /// Code lines with `x )`, `x ]`.
+    spaced_close: usize,
+    /// Line comments that hold their leader again after a space.
+    leader_again: usize,
+    /// Python inline comments one space after the code.
+    inline_one: usize,
+    /// Python inline comments two or more spaces after the code.
+    inline_two: usize,
+    /// Python block headers with their body on the same line.
+    one_line_blocks: usize,
+    /// Python block headers (a line of code ending in `:`).
+    block_headers: usize,
+    /// Code lines with a `{` left open and more code after it, or `} }`.
+    brace_seams: usize,
+    /// Markdown fences whose info string is text, not a language.
+    wordy_fences: usize,
+}
+
+impl Style {
+    /// The spacing of the lines of `s` around its edits.
+    pub(crate) fn of(s: &Subject<'_>) -> Style {
+        let family = Family::of(s.path);
+        let python = is_python(s.path);
+        let first = s.edits.iter().map(|e| s.neighbours(e).0).min().unwrap_or(1);
+        let last = s.edits.iter().map(|e| s.neighbours(e).1).max().unwrap_or(1);
+        let lo = first.saturating_sub(STYLE_REACH).max(1);
+        let hi = (last + STYLE_REACH).min(s.line_count());
+        let mut lexer = Lexer::new(s.path);
+        let mut style = Style::default();
+        for n in lo..=hi {
+            let line = s.line(n);
+            if family == Family::Prose {
+                style.wordy_fences += usize::from(wordy_fence(line).is_some());
+                continue;
+            }
+            let start = lexer.feed(line);
+            if start.text {
+                continue;
+            }
+            let code = code_part(line, family);
+            if code.contains(['(', '[', ')', ']']) {
+                style.bracket_lines += 1;
+            }
+            style.spaced_open += usize::from(spaced_open(&code).is_some());
+            style.spaced_close += usize::from(spaced_close(&code).is_some());
+            style.leader_again += usize::from(leader_again(line, family).is_some());
+            style.brace_seams += usize::from(brace_seam(&code).is_some());
+            if python {
+                match inline_gap(line, &code) {
+                    Some(1) => style.inline_one += 1,
+                    Some(_) => style.inline_two += 1,
+                    None => {}
+                }
+                style.one_line_blocks += usize::from(one_line_block(&code).is_some());
+                style.block_headers += usize::from(code.trim_end().ends_with(':'));
+            }
+        }
+        style
+    }
+}
+
+fn is_python(path: &str) -> bool {
+    path.ends_with(".py") || path.ends_with(".pyi")
+}
+
+/// `( x` or `[ x` in a line's code (its indentation aside): the seam's text.
+fn spaced_open(code: &str) -> Option<String> {
+    let b = code.trim_start().as_bytes();
+    (0..b.len().saturating_sub(2)).find_map(|i| {
+        let seam = matches!(b[i], b'(' | b'[')
+            && b[i + 1] == b' '
+            && !matches!(b[i + 2], b' ' | b')' | b']' | b'\\');
+        seam.then(|| seam_text(b, i, 3))
+    })
+}
+
+/// `x )` or `x ]` in a line's code (a closer leading the line aside).
+fn spaced_close(code: &str) -> Option<String> {
+    let b = code.trim().as_bytes();
+    (1..b.len().saturating_sub(1)).find_map(|i| {
+        let seam = b[i] == b' ' && matches!(b[i + 1], b')' | b']') && !matches!(b[i - 1], b' ');
+        seam.then(|| seam_text(b, i - 1, 3))
+    })
+}
+
+/// A few bytes of `b` from `at`, for the message.
+fn seam_text(b: &[u8], at: usize, len: usize) -> String {
+    let lo = at.saturating_sub(6);
+    let hi = (at + len + 6).min(b.len());
+    String::from_utf8_lossy(&b[lo..hi]).trim().to_string()
+}
+
+/// The leader of a line comment standing alone on `line` (`///`, `//!`, `//`, `#`), if any.
+fn comment_leader(line: &str, family: Family) -> Option<&'static str> {
+    let t = line.trim_start();
+    match family {
+        Family::CLike | Family::Rust => ["///", "//!", "//"].into_iter().find(|l| t.starts_with(l)),
+        Family::Hash => t.starts_with("# ").then_some("#"),
+        _ => None,
+    }
+}
+
+/// A line comment holding its own leader again after a space (`/// a. /// b`).
+fn leader_again(line: &str, family: Family) -> Option<String> {
+    let leader = comment_leader(line, family)?;
+    let body = line.trim_start()[leader.len()..].trim_end();
+    let again = format!(" {leader}");
+    let at = body.find(&again)?;
+    let after = &body[at + again.len()..];
+    // `# a # b`, `/// a. ///`: the leader again ends the row or a space follows it.
+    (after.is_empty() || after.starts_with(' ')).then(|| format!("…{}", &body[at..]))
+}
+
+/// Spaces between a Python line's code and its inline comment.
+fn inline_gap(line: &str, code: &str) -> Option<usize> {
+    let kept = code.trim_end();
+    if kept.trim().is_empty() {
+        return None;
+    }
+    // `code_part` writes one char for each char of the line (a string's chars as `_`).
+    let at = line.char_indices().nth(kept.chars().count())?.0;
+    let rest = &line[at..];
+    let gap = rest.len() - rest.trim_start().len();
+    rest.trim_start().starts_with('#').then_some(gap)
+}
+
+/// A Python block header with its body on the same line (`with x: y = 1`): the text after
+/// the header's `:`.
+fn one_line_block(code: &str) -> Option<String> {
+    const HEADS: [&str; 12] = [
+        "if ", "elif ", "else:", "for ", "while ", "with ", "def ", "class ", "try:", "except",
+        "finally:", "async ",
+    ];
+    let t = code.trim();
+    if !HEADS.iter().any(|h| t.starts_with(h)) {
+        return None;
+    }
+    let mut depth = 0i32;
+    for (i, c) in t.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ':' if depth == 0 => {
+                // `lambda x: …` in a header is not its end.
+                if t[..i].split_whitespace().any(|w| w == "lambda") {
+                    return None;
+                }
+                let body = t[i + 1..].trim();
+                return (!body.is_empty() && !body.starts_with('=')).then(|| body.to_string());
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A `{` the row leaves open with more code after it on the row (`=> { x.push(y);`,
+/// `fn f() { match x {`), or a closer after `} ` (`} }`): formatted brace code ends a row at
+/// an open `{` and gives each closing brace its own row.
+fn brace_seam(code: &str) -> Option<String> {
+    let t = code.trim();
+    let b = t.as_bytes();
+    if t.starts_with('}') {
+        let closers = t.trim_start_matches(['}', ')', ']', ';', ',']);
+        if let Some(rest) = closers.strip_prefix(' ') {
+            if rest.starts_with('}') {
+                return Some(seam_text(b, 0, 3));
+            }
+        }
+    }
+    // The `{`s still open at the end of the row, each with what follows it.
+    let mut open: Vec<usize> = Vec::new();
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'{' => open.push(i),
+            b'}' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    open.into_iter().find_map(|i| {
+        let after = &t[i + 1..];
+        let code_follows = after
+            .strip_prefix(' ')
+            .is_some_and(|a| a.starts_with(|c: char| c.is_alphanumeric() || c == '_'));
+        code_follows.then(|| seam_text(b, i, 3))
+    })
+}
+
+/// A Markdown fence line whose info string is not a language (or a `{directive}`) but text:
+/// the fence's next line joined on (```` ``` $ cargo install ripgrep ````).
+fn wordy_fence(line: &str) -> Option<String> {
+    let t = line.trim_start();
+    let info = t.strip_prefix("```")?.trim_start_matches('`').trim();
+    let first = info.chars().next()?;
+    let language = first.is_alphanumeric() || "{.=-+_".contains(first);
+    (!language && info.split_whitespace().count() >= 2).then(|| t.chars().take(24).collect())
+}
+
+/// A row's code split at its commas outside brackets: `Some(items)` when it is a list row
+/// (ends with a `,`, brackets balanced within it).
+fn list_items(code: &str) -> Option<usize> {
+    let t = code.trim();
+    if !t.ends_with(',') || t.starts_with(['}', ')', ']']) {
+        return None;
+    }
+    let mut depth = 0i32;
+    let mut items = 1;
+    for (i, c) in t.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 && i + 1 < t.len() => items += 1,
+            _ => {}
+        }
+        if depth < 0 {
+            return None;
+        }
+    }
+    (depth == 0).then_some(items)
+}
+
+/// Warn when a row of `edit` joins two lines at a seam the file never has (module doc).
+pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
+    if edit.rows.is_empty() || warnings.iter().any(|w| w.starts_with("[W_MERGED_LINES]")) {
+        return;
+    }
+    let family = Family::of(s.path);
+    let (before, after) = s.neighbours(edit);
+    let first = match edit.kind {
+        EditKind::Replace { start, .. } => start,
+        _ => after,
+    };
+    let mut lexer = s.lexer_before(first);
+    let style = || s.seam_style();
+    let replaced: Vec<&str> = Subject::replaced(edit)
+        .map(|(a, b)| (a..=b).map(|n| s.line(n)).collect())
+        .unwrap_or_default();
+    let row_at = |i: isize| -> Option<&str> {
+        if i < 0 {
+            Some(s.line(before))
+        } else if i as usize >= edit.rows.len() {
+            Some(s.line(after))
+        } else {
+            edit.rows.get(i as usize).map(String::as_str)
+        }
+    };
+    for (i, row) in edit.rows.iter().enumerate() {
+        let start = lexer.feed(row);
+        if is_blank(row) || replaced.contains(&row.as_str()) {
+            continue;
+        }
+        let found = if family == Family::Prose {
+            closing_fence(row).or_else(|| {
+                let fence = wordy_fence(row)?;
+                (style().wordy_fences == 0)
+                    .then(|| format!("the code fence `{fence}` carries a line of text"))
+            })
+        } else if start.text {
+            continued(s, edit, row)
+        } else {
+            code_seam(s, edit, family, row, &style).or_else(|| {
+                let (above, below) = (row_at(i as isize - 1), row_at(i as isize + 1));
+                two_items(family, row, above, below)
+            })
+        };
+        if let Some(why) = found {
+            warnings.push(format!(
+                "[W_MERGED_LINES] row {} of {} looks like two lines joined: {why}; if that was \
+                 not meant, send them as separate rows",
+                i + 1,
+                (s.label)(edit)
+            ));
+            return;
+        }
+    }
+}
+
+/// A seam of a code row the file's style never has (brackets, comments, Python headers).
+fn code_seam(
+    s: &Subject<'_>,
+    edit: &Edit,
+    family: Family,
+    row: &str,
+    style: &dyn Fn() -> Style,
+) -> Option<String> {
+    let code = code_part(row, family);
+    if let Some(seam) = spaced_open(&code).or_else(|| spaced_close(&code)) {
+        let st = style();
+        let open = spaced_open(&code).is_some();
+        let seen = if open {
+            st.spaced_open
+        } else {
+            st.spaced_close
+        };
+        if st.bracket_lines >= MIN_BRACKET_LINES && seen == 0 {
+            return Some(format!(
+                "`{seam}` spaces a bracket as no code line of the file does"
+            ));
+        }
+    }
+    if let Some(seam) = leader_again(row, family) {
+        if style().leader_again == 0 {
+            return Some(format!("the comment holds its leader again (`{seam}`)"));
+        }
+    }
+    if is_python(s.path) {
+        if inline_gap(row, &code) == Some(1) {
+            let st = style();
+            if st.inline_one == 0 && st.inline_two >= MIN_INLINE_COMMENTS {
+                return Some(
+                    "its inline comment stands one space after the code, where every inline \
+                     comment of the file stands two off"
+                        .to_string(),
+                );
+            }
+        }
+        if let Some(body) = one_line_block(&code) {
+            let st = style();
+            if st.one_line_blocks == 0 && st.block_headers >= MIN_BLOCK_HEADERS {
+                return Some(format!(
+                    "a block header carries its body `{body}` on the same line, which the file \
+                     never does"
+                ));
+            }
+        }
+    }
+    if matches!(family, Family::Rust | Family::CLike) && !s.path.ends_with(".json") {
+        if let Some(seam) = brace_seam(&code) {
+            if style().brace_seams == 0 {
+                return Some(format!(
+                    "`{seam}` leaves a brace with code after it on the row, which no line of \
+                     the file does"
+                ));
+            }
+        }
+    }
+    continued(s, edit, row)
+}
+
+/// A `\` line continuation with more text after it on the same row, where the lines around
+/// end with `\`.
+fn continued(s: &Subject<'_>, edit: &Edit, row: &str) -> Option<String> {
+    if !matches!(Family::of(s.path), Family::Rust | Family::CLike) && !is_python(s.path) {
+        return None;
+    }
+    let at = row.find("\\ ")?;
+    let tail = row[at + 2..].trim_start();
+    if !tail.starts_with(|c: char| c.is_alphabetic()) || row[..at].trim().is_empty() {
+        return None;
+    }
+    let (before, after) = s.neighbours(edit);
+    let lines_continue =
+        (before.max(1)..=after.min(s.line_count())).any(|n| s.line(n).trim_end().ends_with('\\'));
+    lines_continue.then(|| "a `\\` line continuation is followed by more text".to_string())
+}
+
+/// Two items on a row of a list whose rows around hold one item each.
+fn two_items(
+    family: Family,
+    row: &str,
+    above: Option<&str>,
+    below: Option<&str>,
+) -> Option<String> {
+    if family == Family::Prose {
+        return None;
+    }
+    if list_items(&code_part(row, family))? < 2 {
+        return None;
+    }
+    let single = |line: Option<&str>| {
+        line.is_some_and(|l| {
+            indent(l) == indent(row) && list_items(&code_part(l, family)) == Some(1)
+        })
+    };
+    let opens = |line: Option<&str>| {
+        line.is_some_and(|l| code_part(l, family).trim_end().ends_with(['(', '[', '{']))
+    };
+    let closes = |line: Option<&str>| {
+        line.is_some_and(|l| {
+            code_part(l, family)
+                .trim_start()
+                .starts_with([')', ']', '}'])
+        })
+    };
+    let fits =
+        (single(above) && (single(below) || closes(below))) || (opens(above) && single(below));
+    fits.then(|| "it holds two items of a list whose rows around hold one each".to_string())
+}
+
+/// A Markdown row of text ending in a code fence.
+fn closing_fence(row: &str) -> Option<String> {
+    let t = row.trim();
+    let fence = t.ends_with("```") && t.matches("```").count() == 1 && t.len() > 3;
+    (fence && t[..t.len() - 3].ends_with(' '))
+        .then(|| "a code fence closes after text on the same row".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bracket_seams() {
+        assert!(spaced_open("    assert x == [ 'a',").is_some());
+        assert!(spaced_open("f(a, [b])").is_none());
+        assert!(spaced_close("    'x', ]").is_some());
+        assert!(spaced_close("    ), )").is_some());
+        assert!(spaced_close("    )").is_none());
+    }
+
+    #[test]
+    fn comment_leaders() {
+        assert!(leader_again("    /// enabled. ///", Family::Rust).is_some());
+        assert!(leader_again("    // see https://x.y/z", Family::Rust).is_none());
+        assert!(leader_again("# issue #12", Family::Hash).is_none());
+    }
+
+    #[test]
+    fn python_headers() {
+        assert_eq!(
+            one_line_block("with pytest.deprecated_call(): cli = x"),
+            Some("cli = x".to_string())
+        );
+        assert!(one_line_block("def f(x: int) -> str:").is_none());
+        assert!(one_line_block("if f(lambda: 1):").is_none());
+        assert!(one_line_block("else:").is_none());
+    }
+
+    #[test]
+    fn brace_rows() {
+        assert!(brace_seam("Ok(p) => { p.push(x);").is_some());
+        assert!(brace_seam("fn f() { match x {").is_some());
+        assert!(brace_seam("} }").is_some());
+        assert!(brace_seam("let p = Point { x, y };").is_none());
+        assert!(brace_seam("} else {").is_none());
+        assert!(brace_seam("items.map(|x| {").is_none());
+    }
+
+    #[test]
+    fn fences() {
+        assert!(wordy_fence("``` $ yaourt -S ripgrep").is_some());
+        assert!(wordy_fence("```rust").is_none());
+        assert!(wordy_fence("```{versionadded} 4.0").is_none());
+        assert!(closing_fence("run it ```").is_some());
+    }
+
+    #[test]
+    fn inline_comments_beside_wide_chars() {
+        let line = "text = \"Здравствуй, мир!\"  # привет";
+        let code = code_part(line, Family::Hash);
+        assert_eq!(inline_gap(line, &code), Some(2));
+        let line = "text = \"Здравствуй, мир!\"";
+        assert_eq!(inline_gap(line, &code_part(line, Family::Hash)), None);
+    }
+
+    #[test]
+    fn list_rows() {
+        assert_eq!(list_items("    \"a\", \"b\","), Some(2));
+        assert_eq!(list_items("    f(a, b),"), Some(1));
+        assert_eq!(list_items("    x = 1"), None);
+    }
+}
