@@ -148,6 +148,9 @@ pub enum ErrorCode {
     /// `undo` refused: a file the call changed has changed since.
     #[serde(rename = "E_UNDO_CHANGED")]
     UndoChanged,
+    /// `undo` without an id refused: the session's newest call landed without an undo record.
+    #[serde(rename = "E_UNDO_NOT_RECORDED")]
+    UndoNotRecorded,
     /// A new line holds a character the legacy code page the file is written in cannot hold.
     #[serde(rename = "E_UNENCODABLE")]
     Unencodable,
@@ -220,6 +223,7 @@ impl ErrorCode {
         ErrorCode::Usage,
         ErrorCode::NotRead,
         ErrorCode::StateTampered,
+        ErrorCode::UndoNotRecorded,
     ];
 
     /// The code as printed: `E_STALE_ANCHOR`, ….
@@ -274,6 +278,7 @@ impl ErrorCode {
             Usage => "E_USAGE",
             NotRead => "E_NOT_READ",
             StateTampered => "E_STATE_TAMPERED",
+            UndoNotRecorded => "E_UNDO_NOT_RECORDED",
         }
     }
 }
@@ -356,9 +361,10 @@ mod tests {
                 Usage => 45,
                 NotRead => 46,
                 StateTampered => 47,
+                UndoNotRecorded => 48,
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 48);
+        assert_eq!(ErrorCode::ALL.len(), 49);
         for (i, code) in ErrorCode::ALL.iter().enumerate() {
             assert_eq!(position(*code), i, "{code} out of place in ALL");
         }

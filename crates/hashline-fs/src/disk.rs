@@ -111,6 +111,12 @@ pub trait Disk: Send + Sync {
     fn write(&self, changes: Vec<Change<'_>>) -> Result<Written, FsError>;
 }
 
+/// The warning of a call that landed without an undo record.
+pub const UNDO_NOT_RECORDED: &str = "[W_UNDO_NOT_RECORDED] the change was made, but it could \
+not be recorded for undo (the undo log in the state directory could not be written, or the \
+call's old contents exceed HASHLINE_UNDO_MAX_BYTES); `hashline undo` will refuse rather than \
+revert an older call in its place";
+
 /// What a [`Disk::write`] (or a [`Transaction::commit`]) did beyond writing: the id under
 /// which the call's old bytes were recorded for undo. It travels with the call's result, so
 /// calls of several threads on one disk never see each other's ids.
@@ -119,12 +125,32 @@ pub trait Disk: Send + Sync {
 pub struct Written {
     /// The call's undo id (`None`: not recorded, e.g. a disk with no undo log).
     pub undo: Option<u64>,
+    /// The call landed but its undo record could not be written (or was too large to keep):
+    /// `undo` without an id now refuses rather than revert an older call in its place.
+    pub unrecorded: bool,
 }
 
 impl Written {
     /// A write recorded under undo id `undo` (`None`: not recorded).
     pub fn with_undo(undo: Option<u64>) -> Written {
-        Written { undo }
+        Written {
+            undo,
+            unrecorded: false,
+        }
+    }
+
+    /// The warning a reply carries when the call landed unrecorded (`None`: it was recorded,
+    /// or the disk keeps no undo log).
+    pub fn warning(&self) -> Option<&'static str> {
+        self.unrecorded.then_some(UNDO_NOT_RECORDED)
+    }
+
+    /// A write whose undo record could not be kept (see [`Written::unrecorded`]).
+    pub fn unrecorded() -> Written {
+        Written {
+            undo: None,
+            unrecorded: true,
+        }
     }
 }
 

@@ -128,6 +128,15 @@ pub enum FsError {
         /// The id asked for.
         id: Option<u64>,
     },
+    /// `undo` without an id refused: this session's newest call landed without an undo
+    /// record, so undoing its newest recorded call would revert an older one in its place.
+    #[error(
+        "cannot undo: this session's last change was made but could not be recorded for undo \
+         (the undo log could not be written), so `hashline undo` will not revert an older call \
+         in its place; `hashline undo --list` shows the recorded calls, `hashline undo ID` undoes \
+         one of them on purpose, or restore the file by hand"
+    )]
+    UndoNotRecorded,
     /// `undo` refused: a file no longer holds what the call wrote.
     #[error(
         "cannot undo call {id}: {path} changed since that call; nothing was restored. Undo the \
@@ -190,6 +199,7 @@ impl FsError {
             FsError::LockTimeout { .. } => ErrorCode::LockTimeout,
             FsError::UndoUnknown { .. } => ErrorCode::UndoUnknown,
             FsError::UndoChanged { .. } => ErrorCode::UndoChanged,
+            FsError::UndoNotRecorded => ErrorCode::UndoNotRecorded,
             FsError::ReadOnly { .. } => ErrorCode::PermissionDenied,
             FsError::Tampered { .. } => ErrorCode::StateTampered,
             FsError::Io { source, .. } if source.kind() == std::io::ErrorKind::PermissionDenied => {

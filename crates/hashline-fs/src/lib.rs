@@ -43,7 +43,7 @@ mod workspace;
 
 pub use beneath::{max_file_bytes, DEFAULT_MAX_FILE_BYTES, MAX_FILE_BYTES_ENV};
 pub use content::Content;
-pub use disk::{normalize_path, Change, Disk, Entry, MemoryDisk, Written};
+pub use disk::{normalize_path, Change, Disk, Entry, MemoryDisk, Written, UNDO_NOT_RECORDED};
 pub use env::env_problems;
 pub use error::FsError;
 pub use lock::{

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use hashline_apply::fs::{FsError, Recovery, Workspace};
+use hashline_apply::fs::{FsError, Recovery, Workspace, Written};
 use hashline_apply::{
     apply_patch, hash_json, hashline as hl, lineid_json, str_replace, Change, Disk, FileOp,
     FileReport, Outcome,
@@ -497,7 +497,7 @@ impl Engine {
             Ok(t) => t,
             Err(e) => return Outcome::refused(e.code(), e.to_string()),
         };
-        let outcome = (|| -> Result<(FileOp, Option<u64>), (ErrorCode, String)> {
+        let outcome = (|| -> Result<(FileOp, Written), (ErrorCode, String)> {
             let fs = |e: FsError| (e.code(), e.to_string());
             let _guard = disk.lock(&[&target]).map_err(fs)?;
             let before = disk.read(&target).map_err(fs)?;
@@ -521,9 +521,9 @@ impl Engine {
                 bytes: content.into(),
             };
             let written = disk.write(vec![change]).map_err(fs)?;
-            Ok((op, written.undo))
+            Ok((op, written))
         })();
-        let (op, undo) = match outcome {
+        let (op, written) = match outcome {
             Ok(done) => done,
             Err((code, message)) => return Outcome::refused(code, message),
         };
@@ -548,7 +548,8 @@ impl Engine {
             written: true,
             anchors: Vec::new(),
         }];
-        read.undo = undo;
+        read.undo = written.undo;
+        read.warnings.extend(written.warning().map(str::to_owned));
         read
     }
 }

@@ -298,7 +298,11 @@ fn commit<F: FrontEnd>(
     };
     let (recorded, written) =
         super::commit::commit(disk, staged, &recorder).map_err(|e| front.commit_error(e))?;
-    Ok((changed.into_iter().zip(recorded).collect(), written.undo))
+    let mut per_file: Vec<(usize, Vec<String>)> = changed.into_iter().zip(recorded).collect();
+    if let (Some(warning), Some((_, first))) = (written.warning(), per_file.first_mut()) {
+        first.push(warning.to_owned());
+    }
+    Ok((per_file, written.undo))
 }
 
 #[cfg(test)]
