@@ -151,6 +151,10 @@ pub enum ErrorCode {
     /// `undo` without an id refused: the session's newest call landed without an undo record.
     #[serde(rename = "E_UNDO_NOT_RECORDED")]
     UndoNotRecorded,
+    /// A symlink cannot be changed as the request asks (a move of a link, or a link's deletion
+    /// together with other changes).
+    #[serde(rename = "E_SYMLINK")]
+    Symlink,
     /// A new line holds a character the legacy code page the file is written in cannot hold.
     #[serde(rename = "E_UNENCODABLE")]
     Unencodable,
@@ -224,6 +228,7 @@ impl ErrorCode {
         ErrorCode::NotRead,
         ErrorCode::StateTampered,
         ErrorCode::UndoNotRecorded,
+        ErrorCode::Symlink,
     ];
 
     /// The code as printed: `E_STALE_ANCHOR`, ….
@@ -279,6 +284,7 @@ impl ErrorCode {
             NotRead => "E_NOT_READ",
             StateTampered => "E_STATE_TAMPERED",
             UndoNotRecorded => "E_UNDO_NOT_RECORDED",
+            Symlink => "E_SYMLINK",
         }
     }
 }
@@ -362,9 +368,10 @@ mod tests {
                 NotRead => 46,
                 StateTampered => 47,
                 UndoNotRecorded => 48,
+                Symlink => 49,
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 49);
+        assert_eq!(ErrorCode::ALL.len(), 50);
         for (i, code) in ErrorCode::ALL.iter().enumerate() {
             assert_eq!(position(*code), i, "{code} out of place in ALL");
         }

@@ -109,6 +109,23 @@ pub trait Disk: Send + Sync {
     /// Apply every change, all or nothing (the caller holds their locks); what was written
     /// says under which undo id the call was recorded, if it was.
     fn write(&self, changes: Vec<Change<'_>>) -> Result<Written, FsError>;
+    /// The symlink `path` names itself, when its last name is one (its directories resolved
+    /// and confined, the last name not followed): what a deletion of `path` removes. `None`
+    /// (the default): no symlink, or a disk without symlinks.
+    fn link(&self, _path: &str) -> Result<Option<Target>, FsError> {
+        Ok(None)
+    }
+    /// Remove the symlinks `links` (from [`Disk::link`]) themselves, all or nothing; the
+    /// files they point to stay. Only called with targets [`Disk::link`] returned.
+    fn remove_links(&self, links: &[&Target]) -> Result<Written, FsError> {
+        let path = links
+            .first()
+            .map_or_else(String::new, |t| t.display.clone());
+        Err(FsError::io(
+            path,
+            std::io::Error::new(std::io::ErrorKind::Unsupported, "this disk has no symlinks"),
+        ))
+    }
 }
 
 /// The warning of a call that landed without an undo record.
@@ -201,6 +218,14 @@ impl Disk for Workspace {
 
     fn cwd(&self) -> Option<String> {
         Some(self.root().display().to_string())
+    }
+
+    fn link(&self, path: &str) -> Result<Option<Target>, FsError> {
+        Workspace::link(self, path)
+    }
+
+    fn remove_links(&self, links: &[&Target]) -> Result<Written, FsError> {
+        Workspace::remove_links(self, links)
     }
 
     fn write(&self, changes: Vec<Change<'_>>) -> Result<Written, FsError> {

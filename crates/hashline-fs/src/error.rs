@@ -131,8 +131,8 @@ pub enum FsError {
     /// `undo` without an id refused: this session's newest call landed without an undo
     /// record, so undoing its newest recorded call would revert an older one in its place.
     #[error(
-        "cannot undo: this session's last change was made but could not be recorded for undo \
-         (the undo log could not be written), so `hashline undo` will not revert an older call \
+        "cannot undo: this session's last change was made but not recorded for undo (its \
+         reply warned [W_UNDO_NOT_RECORDED]), so `hashline undo` will not revert an older call \
          in its place; `hashline undo --list` shows the recorded calls, `hashline undo ID` undoes \
          one of them on purpose, or restore the file by hand"
     )]

@@ -16,6 +16,7 @@ use crate::guard::GuardOptions;
 use super::commit::{Landing, Recorder, Staged};
 use super::disk::Disk;
 use super::files::FileRefusal;
+use super::links;
 use super::new_text::NewText;
 use super::stage::{guard_and_encode, splice_file, Front};
 
@@ -57,14 +58,14 @@ pub(crate) fn execute_beside<F: FrontEnd, R: Send>(
     let locked: Vec<&Target> = resolved
         .iter()
         .flatten()
-        .flat_map(|(t, d)| std::iter::once(t).chain(d))
+        .flat_map(|(t, d, l)| std::iter::once(t).chain(d).chain(l))
         .collect();
     let lock = disk.lock(&locked).map_err(|e| front.fs_error(0, e))?;
     drop(locked);
     let mut done: Vec<Done> = Vec::with_capacity(intents.len());
     for (i, resolved) in resolved.into_iter().enumerate() {
         front.begin(i)?;
-        let (target, dest) = match resolved {
+        let (target, dest, link) = match resolved {
             Ok(r) => r,
             Err(Unresolved::Name(e)) => return Err(FileRefusal::from(e).into()),
             Err(Unresolved::Fs(e)) => return Err(front.fs_error(i, e)),
@@ -79,11 +80,20 @@ pub(crate) fn execute_beside<F: FrontEnd, R: Send>(
             dry_run: run.dry_run,
             disk,
         };
-        let checked = match front.plan(opened)? {
-            Plan::Delete(old_bytes) => Checked::deleted(old_bytes),
-            Plan::Edit(plan) => check(front, (i, &target.display), plan, &run.guard)?,
+        let (target, checked, is_link) = match (front.plan(opened)?, link) {
+            // A deletion of a symlink removes the link, never the file it points to.
+            (Plan::Delete(old_bytes), Some(link)) => (link, Checked::deleted(old_bytes), true),
+            (Plan::Delete(old_bytes), None) => (target, Checked::deleted(old_bytes), false),
+            (Plan::Edit(plan), Some(_)) if dest.is_some() && plan.land != Land::Update => {
+                return Err(links::move_refused(&target.display).into());
+            }
+            (Plan::Edit(plan), _) => {
+                let checked = check(front, (i, &target.display), plan, &run.guard)?;
+                (target, checked, false)
+            }
         };
         done.push(Done {
+            link: is_link,
             target,
             dest,
             land: checked.land,
@@ -99,8 +109,14 @@ pub(crate) fn execute_beside<F: FrontEnd, R: Send>(
         });
     }
     front.before_commit(&done)?;
+    links::alone(&done)?;
     let _lock = lock;
     if run.dry_run {
+        let r = beside(&done);
+        return Ok((done, r));
+    }
+    if done.iter().any(|d| d.link) {
+        links::remove(disk, &mut done).map_err(|(i, e)| front.fs_error(i, e))?;
         let r = beside(&done);
         return Ok((done, r));
     }
@@ -136,8 +152,9 @@ enum Unresolved {
     Fs(FsError),
 }
 
-/// A file's target and the destination of its move, or why its names did not resolve.
-type Resolved = Result<(Target, Option<Target>), Unresolved>;
+/// A file's target, the destination of its move and the symlink its path names itself (when
+/// its last name is one), or why its names did not resolve.
+type Resolved = Result<(Target, Option<Target>, Option<Target>), Unresolved>;
 
 fn resolve(disk: &dyn Disk, intent: &Intent) -> Resolved {
     let named = |path: &str| -> Result<Target, Unresolved> {
@@ -145,11 +162,12 @@ fn resolve(disk: &dyn Disk, intent: &Intent) -> Resolved {
         disk.resolve(path).map_err(Unresolved::Fs)
     };
     let target = named(&intent.path)?;
+    let link = disk.link(&intent.path).map_err(Unresolved::Fs)?;
     let dest = match &intent.dest {
         Some(d) => Some(named(d)?).filter(|d| d.real != target.real),
         None => None,
     };
-    Ok((target, dest))
+    Ok((target, dest, link))
 }
 
 /// One file's result before it is written.
