@@ -272,6 +272,18 @@ impl Engine {
         Ok(self.queue.get_or_init(|| queue))
     }
 
+    /// The `[W_STATE_CORRUPT]` warning when the state database was not a database (random
+    /// bytes, another file) and was moved aside for a fresh one as the engine opened.
+    pub fn state_reset(&self) -> Option<String> {
+        let aside = self.sqlite.as_ref()?.moved_aside()?;
+        Some(format!(
+            "[W_STATE_CORRUPT] the state database was not a database; it was moved to {} and a \
+             fresh one made: the session's earlier reads, stale-anchor versions and queued \
+             previews are gone (read files again before editing them)",
+            aside.display()
+        ))
+    }
+
     /// What the recovery run when the engine opened did (`None`: there was nothing to recover).
     pub fn recovered(&self) -> Option<&Recovery> {
         self.recovered.as_ref()
