@@ -155,6 +155,9 @@ pub enum ErrorCode {
     /// together with other changes).
     #[serde(rename = "E_SYMLINK")]
     Symlink,
+    /// A directory on the path is a regular file (`file.txt/x`).
+    #[serde(rename = "E_NOT_A_DIRECTORY")]
+    NotADirectory,
     /// A new line holds a character the legacy code page the file is written in cannot hold.
     #[serde(rename = "E_UNENCODABLE")]
     Unencodable,
@@ -229,6 +232,7 @@ impl ErrorCode {
         ErrorCode::StateTampered,
         ErrorCode::UndoNotRecorded,
         ErrorCode::Symlink,
+        ErrorCode::NotADirectory,
     ];
 
     /// The code as printed: `E_STALE_ANCHOR`, ….
@@ -285,6 +289,7 @@ impl ErrorCode {
             StateTampered => "E_STATE_TAMPERED",
             UndoNotRecorded => "E_UNDO_NOT_RECORDED",
             Symlink => "E_SYMLINK",
+            NotADirectory => "E_NOT_A_DIRECTORY",
         }
     }
 }
@@ -369,9 +374,10 @@ mod tests {
                 StateTampered => 47,
                 UndoNotRecorded => 48,
                 Symlink => 49,
+                NotADirectory => 50,
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 50);
+        assert_eq!(ErrorCode::ALL.len(), 51);
         for (i, code) in ErrorCode::ALL.iter().enumerate() {
             assert_eq!(position(*code), i, "{code} out of place in ALL");
         }

@@ -22,6 +22,26 @@ pub enum FsError {
         /// The path as written.
         path: String,
     },
+    /// A directory on the path is a file: nothing can lie below it.
+    #[error(
+        "{path}: {file} is a file, not a directory, so nothing can be inside it; name a path \
+         whose directories are directories (did you mean {file}?)"
+    )]
+    UnderFile {
+        /// The path as written.
+        path: String,
+        /// The file on its way, relative to the root.
+        file: String,
+    },
+    /// A file to edit or create is named with a trailing `/`, which names a directory.
+    #[error(
+        "{path} ends with `/`, so it names a directory, and hashline edits and creates files \
+         only; name the file without the trailing slash (a file inside it: {path}NAME)"
+    )]
+    TrailingSlash {
+        /// The path as written.
+        path: String,
+    },
     /// The path is a directory.
     #[error("path is a directory: {path}")]
     IsDirectory {
@@ -188,7 +208,7 @@ impl FsError {
     pub fn code(&self) -> ErrorCode {
         match self {
             FsError::OutsideRoot { .. } | FsError::InStateDir { .. } => ErrorCode::OutsideRoot,
-            FsError::IsDirectory { .. } => ErrorCode::IsDirectory,
+            FsError::IsDirectory { .. } | FsError::TrailingSlash { .. } => ErrorCode::IsDirectory,
             FsError::NotFound { .. } => ErrorCode::FileNotFound,
             FsError::Exists { .. } => ErrorCode::FileExists,
             FsError::Changed { .. } => ErrorCode::StaleAnchor,
@@ -200,6 +220,7 @@ impl FsError {
             FsError::UndoUnknown { .. } => ErrorCode::UndoUnknown,
             FsError::UndoChanged { .. } => ErrorCode::UndoChanged,
             FsError::UndoNotRecorded => ErrorCode::UndoNotRecorded,
+            FsError::UnderFile { .. } => ErrorCode::NotADirectory,
             FsError::ReadOnly { .. } => ErrorCode::PermissionDenied,
             FsError::Tampered { .. } => ErrorCode::StateTampered,
             FsError::Io { source, .. } if source.kind() == std::io::ErrorKind::PermissionDenied => {

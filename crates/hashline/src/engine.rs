@@ -504,6 +504,12 @@ impl Engine {
                 format!("The content to write to {path} is not text ({what}). Hashline write only supports text files; nothing was written."),
             );
         }
+        if path.ends_with('/') {
+            let refusal = FsError::TrailingSlash {
+                path: path.to_owned(),
+            };
+            return Outcome::refused(refusal.code(), refusal.to_string());
+        }
         let disk = self.disk();
         let target = match disk.resolve(path) {
             Ok(t) => t,

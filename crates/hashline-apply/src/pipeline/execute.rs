@@ -159,6 +159,12 @@ type Resolved = Result<(Target, Option<Target>, Option<Target>), Unresolved>;
 fn resolve(disk: &dyn Disk, intent: &Intent) -> Resolved {
     let named = |path: &str| -> Result<Target, Unresolved> {
         name::check(path).map_err(Unresolved::Name)?;
+        if path.ends_with('/') {
+            // `dir/` names a directory: never made into a file named `dir`.
+            return Err(Unresolved::Fs(FsError::TrailingSlash {
+                path: path.to_owned(),
+            }));
+        }
         disk.resolve(path).map_err(Unresolved::Fs)
     };
     let target = named(&intent.path)?;
