@@ -58,14 +58,14 @@ pub(crate) fn execute_beside<F: FrontEnd, R: Send>(
     let locked: Vec<&Target> = resolved
         .iter()
         .flatten()
-        .flat_map(|(t, d, l)| std::iter::once(t).chain(d).chain(l))
+        .flat_map(|(t, d)| std::iter::once(t).chain(d))
         .collect();
     let lock = disk.lock(&locked).map_err(|e| front.fs_error(0, e))?;
     drop(locked);
     let mut done: Vec<Done> = Vec::with_capacity(intents.len());
     for (i, resolved) in resolved.into_iter().enumerate() {
         front.begin(i)?;
-        let (target, dest, link) = match resolved {
+        let (target, dest) = match resolved {
             Ok(r) => r,
             Err(Unresolved::Name(e)) => return Err(FileRefusal::from(e).into()),
             Err(Unresolved::Fs(e)) => return Err(front.fs_error(i, e)),
@@ -80,7 +80,19 @@ pub(crate) fn execute_beside<F: FrontEnd, R: Send>(
             dry_run: run.dry_run,
             disk,
         };
-        let (target, checked, is_link) = match (front.plan(opened)?, link) {
+        let plan = front.plan(opened)?;
+        // Only a deletion or a move looks at whether the path's last name is a symlink.
+        let link = match &plan {
+            Plan::Delete(_) => true,
+            Plan::Edit(p) => dest.is_some() && p.land != Land::Update,
+        };
+        let link = match link {
+            true => disk
+                .link(&intents[i].path)
+                .map_err(|e| front.fs_error(i, e))?,
+            false => None,
+        };
+        let (target, checked, is_link) = match (plan, link) {
             // A deletion of a symlink removes the link, never the file it points to.
             (Plan::Delete(old_bytes), Some(link)) => (link, Checked::deleted(old_bytes), true),
             (Plan::Delete(old_bytes), None) => (target, Checked::deleted(old_bytes), false),
@@ -152,9 +164,8 @@ enum Unresolved {
     Fs(FsError),
 }
 
-/// A file's target, the destination of its move and the symlink its path names itself (when
-/// its last name is one), or why its names did not resolve.
-type Resolved = Result<(Target, Option<Target>, Option<Target>), Unresolved>;
+/// A file's target and the destination of its move, or why its names did not resolve.
+type Resolved = Result<(Target, Option<Target>), Unresolved>;
 
 fn resolve(disk: &dyn Disk, intent: &Intent) -> Resolved {
     let named = |path: &str| -> Result<Target, Unresolved> {
@@ -168,12 +179,11 @@ fn resolve(disk: &dyn Disk, intent: &Intent) -> Resolved {
         disk.resolve(path).map_err(Unresolved::Fs)
     };
     let target = named(&intent.path)?;
-    let link = disk.link(&intent.path).map_err(Unresolved::Fs)?;
     let dest = match &intent.dest {
         Some(d) => Some(named(d)?).filter(|d| d.real != target.real),
         None => None,
     };
-    Ok((target, dest, link))
+    Ok((target, dest))
 }
 
 /// One file's result before it is written.
