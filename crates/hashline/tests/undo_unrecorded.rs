@@ -78,3 +78,32 @@ fn a_later_recorded_call_is_undoable_again() {
     assert_eq!(again.json()["code"], "E_UNDO_NOT_RECORDED", "{again:?}");
     assert_eq!(fs::read(sb.root.join("a.txt")).expect("a"), b"two\n");
 }
+
+#[test]
+fn a_call_too_large_for_the_log_warns_and_is_not_skipped() {
+    let sb = Sandbox::new();
+    let out = sb.run(
+        &["edit", "--dialect", "apply-patch"],
+        patch("*** Add File: a.txt\n+one\n").as_bytes(),
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    // Old contents of 4 bytes over a bound of 1: landed, not recorded.
+    let body = "*** Update File: a.txt\n@@\n-one\n+two\n";
+    let out = support::cli::hashline_env(
+        &sb.root,
+        &sb.state,
+        &["--json", "edit", "--dialect", "apply-patch"],
+        patch(body).as_bytes(),
+        &[("HASHLINE_UNDO_MAX_BYTES", "1")],
+    );
+    let json = out.json();
+    assert!(
+        json["warnings"]
+            .to_string()
+            .contains("[W_UNDO_NOT_RECORDED]"),
+        "{json}"
+    );
+    let undo = sb.run(&["--json", "undo"], b"");
+    assert_eq!(undo.json()["code"], "E_UNDO_NOT_RECORDED", "{undo:?}");
+    assert_eq!(fs::read(sb.root.join("a.txt")).expect("a"), b"two\n");
+}
