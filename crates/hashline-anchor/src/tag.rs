@@ -231,7 +231,7 @@ pub fn render_read_counted(
     let mut out =
         String::with_capacity(text.len().min(crate::page::MAX_BYTES * 2) + display_path.len() + 64);
     out.push('¶');
-    out.push_str(display_path);
+    out.push_str(&hashline_core::name::header_path(display_path));
     out.push('#');
     out.push_str(tag);
     let mut last = start - 1;

@@ -177,7 +177,11 @@ impl Preview {
             if !out.is_empty() {
                 out.push(String::new());
             }
-            out.push(format!("¶{}#{}", file.path, file.tag));
+            out.push(format!(
+                "¶{}#{}",
+                hashline_core::name::header_path(&file.path),
+                file.tag
+            ));
             for m in &file.matches {
                 out.push(format!("[{}]", m.id));
                 side_rows('-', m.line, &m.before, &mut out);

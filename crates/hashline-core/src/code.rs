@@ -148,6 +148,16 @@ pub enum ErrorCode {
     /// `undo` refused: a file the call changed has changed since.
     #[serde(rename = "E_UNDO_CHANGED")]
     UndoChanged,
+    /// `undo` without an id refused: the session's newest call landed without an undo record.
+    #[serde(rename = "E_UNDO_NOT_RECORDED")]
+    UndoNotRecorded,
+    /// A symlink cannot be changed as the request asks (a move of a link, or a link's deletion
+    /// together with other changes).
+    #[serde(rename = "E_SYMLINK")]
+    Symlink,
+    /// A directory on the path is a regular file (`file.txt/x`).
+    #[serde(rename = "E_NOT_A_DIRECTORY")]
+    NotADirectory,
     /// A new line holds a character the legacy code page the file is written in cannot hold.
     #[serde(rename = "E_UNENCODABLE")]
     Unencodable,
@@ -220,6 +230,9 @@ impl ErrorCode {
         ErrorCode::Usage,
         ErrorCode::NotRead,
         ErrorCode::StateTampered,
+        ErrorCode::UndoNotRecorded,
+        ErrorCode::Symlink,
+        ErrorCode::NotADirectory,
     ];
 
     /// The code as printed: `E_STALE_ANCHOR`, ….
@@ -274,6 +287,9 @@ impl ErrorCode {
             Usage => "E_USAGE",
             NotRead => "E_NOT_READ",
             StateTampered => "E_STATE_TAMPERED",
+            UndoNotRecorded => "E_UNDO_NOT_RECORDED",
+            Symlink => "E_SYMLINK",
+            NotADirectory => "E_NOT_A_DIRECTORY",
         }
     }
 }
@@ -356,9 +372,12 @@ mod tests {
                 Usage => 45,
                 NotRead => 46,
                 StateTampered => 47,
+                UndoNotRecorded => 48,
+                Symlink => 49,
+                NotADirectory => 50,
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 48);
+        assert_eq!(ErrorCode::ALL.len(), 51);
         for (i, code) in ErrorCode::ALL.iter().enumerate() {
             assert_eq!(position(*code), i, "{code} out of place in ALL");
         }

@@ -16,6 +16,28 @@ pub fn is_unsafe(c: char) -> bool {
         || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
+/// `path` as a `¶PATH#TAG` header names it, so that the hashline parser reads back exactly
+/// `path`: bare, unless it starts or ends with white space (which the parser would trim), holds
+/// white space and a quote (neither bare form reads it), or is wrapped in one pair of quotes
+/// (which the parser would drop); then in `"…"`, or `'…'` when it holds `"`. A name holding
+/// both quotes stays bare (no header names it exactly).
+pub fn header_path(path: &str) -> std::borrow::Cow<'_, str> {
+    use crate::js::is_js_space;
+    let quotes = ['"', '\''];
+    let edge_space = path.starts_with(is_js_space) || path.ends_with(is_js_space);
+    let spaced_quote = path.contains(is_js_space) && path.contains(quotes);
+    let wrapped = quotes
+        .iter()
+        .any(|&q| path.len() >= 2 && path.starts_with(q) && path.ends_with(q));
+    if !(edge_space || spaced_quote || wrapped) {
+        return std::borrow::Cow::Borrowed(path);
+    }
+    match quotes.iter().find(|&&q| !path.contains(q)) {
+        Some(q) => std::borrow::Cow::Owned(format!("{q}{path}{q}")),
+        None => std::borrow::Cow::Borrowed(path),
+    }
+}
+
 /// `path` as it may be shown: unchanged when it holds no unsafe character, else with each
 /// unsafe character (and each backslash, so the escape is unambiguous) escaped as Rust does
 /// (`\n`, `\t`, `\u{1b}`).
@@ -88,6 +110,17 @@ pub fn normalize_path(path: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn header_paths_are_quoted_only_where_the_parser_would_change_them() {
+        assert_eq!(header_path("src/a.rs"), "src/a.rs");
+        assert_eq!(header_path("my file.txt"), "my file.txt");
+        assert_eq!(header_path(" notes.txt"), "\" notes.txt\"");
+        assert_eq!(header_path("notes.txt "), "\"notes.txt \"");
+        assert_eq!(header_path("a \"b\".txt"), "'a \"b\".txt'");
+        assert_eq!(header_path("\"x\""), "'\"x\"'");
+        assert_eq!(header_path("it's.txt"), "it's.txt");
+    }
 
     #[test]
     fn safe_names_pass_unchanged() {

@@ -109,7 +109,30 @@ pub trait Disk: Send + Sync {
     /// Apply every change, all or nothing (the caller holds their locks); what was written
     /// says under which undo id the call was recorded, if it was.
     fn write(&self, changes: Vec<Change<'_>>) -> Result<Written, FsError>;
+    /// The symlink `path` names itself, when its last name is one (its directories resolved
+    /// and confined, the last name not followed): what a deletion of `path` removes. `None`
+    /// (the default): no symlink, or a disk without symlinks.
+    fn link(&self, _path: &str) -> Result<Option<Target>, FsError> {
+        Ok(None)
+    }
+    /// Remove the symlinks `links` (from [`Disk::link`]) themselves, all or nothing; the
+    /// files they point to stay. Only called with targets [`Disk::link`] returned.
+    fn remove_links(&self, links: &[&Target]) -> Result<Written, FsError> {
+        let path = links
+            .first()
+            .map_or_else(String::new, |t| t.display.clone());
+        Err(FsError::io(
+            path,
+            std::io::Error::new(std::io::ErrorKind::Unsupported, "this disk has no symlinks"),
+        ))
+    }
 }
+
+/// The warning of a call that landed without an undo record.
+pub const UNDO_NOT_RECORDED: &str = "[W_UNDO_NOT_RECORDED] the change was made, but it could \
+not be recorded for undo (the undo log in the state directory could not be written, or the \
+call's old contents exceed HASHLINE_UNDO_MAX_BYTES); `hashline undo` will refuse rather than \
+revert an older call in its place";
 
 /// What a [`Disk::write`] (or a [`Transaction::commit`]) did beyond writing: the id under
 /// which the call's old bytes were recorded for undo. It travels with the call's result, so
@@ -119,12 +142,32 @@ pub trait Disk: Send + Sync {
 pub struct Written {
     /// The call's undo id (`None`: not recorded, e.g. a disk with no undo log).
     pub undo: Option<u64>,
+    /// The call landed but its undo record could not be written (or was too large to keep):
+    /// `undo` without an id now refuses rather than revert an older call in its place.
+    pub unrecorded: bool,
 }
 
 impl Written {
     /// A write recorded under undo id `undo` (`None`: not recorded).
     pub fn with_undo(undo: Option<u64>) -> Written {
-        Written { undo }
+        Written {
+            undo,
+            unrecorded: false,
+        }
+    }
+
+    /// The warning a reply carries when the call landed unrecorded (`None`: it was recorded,
+    /// or the disk keeps no undo log).
+    pub fn warning(&self) -> Option<&'static str> {
+        self.unrecorded.then_some(UNDO_NOT_RECORDED)
+    }
+
+    /// A write whose undo record could not be kept (see [`Written::unrecorded`]).
+    pub fn unrecorded() -> Written {
+        Written {
+            undo: None,
+            unrecorded: true,
+        }
     }
 }
 
@@ -175,6 +218,14 @@ impl Disk for Workspace {
 
     fn cwd(&self) -> Option<String> {
         Some(self.root().display().to_string())
+    }
+
+    fn link(&self, path: &str) -> Result<Option<Target>, FsError> {
+        Workspace::link(self, path)
+    }
+
+    fn remove_links(&self, links: &[&Target]) -> Result<Written, FsError> {
+        Workspace::remove_links(self, links)
     }
 
     fn write(&self, changes: Vec<Change<'_>>) -> Result<Written, FsError> {

@@ -22,6 +22,26 @@ pub enum FsError {
         /// The path as written.
         path: String,
     },
+    /// A directory on the path is a file: nothing can lie below it.
+    #[error(
+        "{path}: {file} is a file, not a directory, so nothing can be inside it; name a path \
+         whose directories are directories (did you mean {file}?)"
+    )]
+    UnderFile {
+        /// The path as written.
+        path: String,
+        /// The file on its way, relative to the root.
+        file: String,
+    },
+    /// A file to edit or create is named with a trailing `/`, which names a directory.
+    #[error(
+        "{path} ends with `/`, so it names a directory, and hashline edits and creates files \
+         only; name the file without the trailing slash (a file inside it: {path}NAME)"
+    )]
+    TrailingSlash {
+        /// The path as written.
+        path: String,
+    },
     /// The path is a directory.
     #[error("path is a directory: {path}")]
     IsDirectory {
@@ -128,6 +148,15 @@ pub enum FsError {
         /// The id asked for.
         id: Option<u64>,
     },
+    /// `undo` without an id refused: this session's newest call landed without an undo
+    /// record, so undoing its newest recorded call would revert an older one in its place.
+    #[error(
+        "cannot undo: this session's last change was made but not recorded for undo (its \
+         reply warned [W_UNDO_NOT_RECORDED]), so `hashline undo` will not revert an older call \
+         in its place; `hashline undo --list` shows the recorded calls, `hashline undo ID` undoes \
+         one of them on purpose, or restore the file by hand"
+    )]
+    UndoNotRecorded,
     /// `undo` refused: a file no longer holds what the call wrote.
     #[error(
         "cannot undo call {id}: {path} changed since that call; nothing was restored. Undo the \
@@ -179,7 +208,7 @@ impl FsError {
     pub fn code(&self) -> ErrorCode {
         match self {
             FsError::OutsideRoot { .. } | FsError::InStateDir { .. } => ErrorCode::OutsideRoot,
-            FsError::IsDirectory { .. } => ErrorCode::IsDirectory,
+            FsError::IsDirectory { .. } | FsError::TrailingSlash { .. } => ErrorCode::IsDirectory,
             FsError::NotFound { .. } => ErrorCode::FileNotFound,
             FsError::Exists { .. } => ErrorCode::FileExists,
             FsError::Changed { .. } => ErrorCode::StaleAnchor,
@@ -190,6 +219,8 @@ impl FsError {
             FsError::LockTimeout { .. } => ErrorCode::LockTimeout,
             FsError::UndoUnknown { .. } => ErrorCode::UndoUnknown,
             FsError::UndoChanged { .. } => ErrorCode::UndoChanged,
+            FsError::UndoNotRecorded => ErrorCode::UndoNotRecorded,
+            FsError::UnderFile { .. } => ErrorCode::NotADirectory,
             FsError::ReadOnly { .. } => ErrorCode::PermissionDenied,
             FsError::Tampered { .. } => ErrorCode::StateTampered,
             FsError::Io { source, .. } if source.kind() == std::io::ErrorKind::PermissionDenied => {

@@ -13,6 +13,8 @@
 //!   of a change are a [`Content`]: one buffer, or the parts of a text written part by part.
 //! * The journal (`journal.rs`, `recover.rs`): every commit is journaled first, so a killed
 //!   commit is finished or undone by the next call ([`Workspace::recover`]).
+//! * Symlinks (`links.rs`): a deletion of a symlink removes the link itself
+//!   ([`Workspace::link`], [`Workspace::remove_links`]).
 //! * The undo log (`undo_log.rs`, `undo.rs`): the old bytes of the files each committed call
 //!   changed, bounded, for [`Workspace::undo`].
 //! * Directory handles (`beneath.rs`): every read and write goes through directories opened
@@ -30,6 +32,7 @@ pub mod disk;
 mod env;
 mod error;
 mod journal;
+mod links;
 mod lock;
 mod recover;
 mod resolve;
@@ -43,7 +46,7 @@ mod workspace;
 
 pub use beneath::{max_file_bytes, DEFAULT_MAX_FILE_BYTES, MAX_FILE_BYTES_ENV};
 pub use content::Content;
-pub use disk::{normalize_path, Change, Disk, Entry, MemoryDisk, Written};
+pub use disk::{normalize_path, Change, Disk, Entry, MemoryDisk, Written, UNDO_NOT_RECORDED};
 pub use env::env_problems;
 pub use error::FsError;
 pub use lock::{

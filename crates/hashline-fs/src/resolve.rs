@@ -82,6 +82,11 @@ impl Confinement<'_> {
                     missing_from = Some(depth);
                     continue;
                 }
+                // The component before this one was a file (it was looked at and is no
+                // directory, no symlink): name it.
+                Err(e) if e.kind() == ErrorKind::NotADirectory => {
+                    return Err(self.under_file(input, &resolved));
+                }
                 Err(e) => return Err(FsError::io(input, e)),
             };
             if !meta.file_type().is_symlink() {
@@ -106,6 +111,21 @@ impl Confinement<'_> {
             push_steps(&mut pending, relative_target).ok_or_else(outside)?;
         }
         Ok(resolved)
+    }
+}
+
+impl Confinement<'_> {
+    /// The refusal of `input`, whose walk reached `below` under a file.
+    fn under_file(&self, input: &str, below: &Path) -> FsError {
+        let file = below.parent().unwrap_or(below);
+        FsError::UnderFile {
+            path: input.to_owned(),
+            file: file
+                .strip_prefix(self.root)
+                .unwrap_or(file)
+                .display()
+                .to_string(),
+        }
     }
 }
 

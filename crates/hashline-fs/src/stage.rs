@@ -23,8 +23,9 @@ use rustix::io::Errno;
 use super::attrs::Attrs;
 use super::beneath::{self, Parent};
 use super::content::Content;
+use super::disk::Written;
 use super::journal::{self, Entry, Journal, Kind, Plan, Print};
-use super::undo_log::UndoLog;
+use super::undo_log::{Published, UndoLog};
 use super::{FsError, Target};
 
 /// What identifies one version of a file on disk: a write or a replacement changes it.
@@ -266,10 +267,10 @@ pub(super) fn run(
     journal_dir: &Path,
     ops: Vec<Op<'_>>,
     undo: Option<&UndoLog>,
-) -> Result<Option<u64>, FsError> {
+) -> Result<Written, FsError> {
     use std::os::unix::ffi::OsStrExt;
     if ops.is_empty() {
-        return Ok(None);
+        return Ok(Written::default());
     }
     let journal = Journal::begin(journal_dir)?;
     let plan = Plan {
@@ -292,26 +293,35 @@ pub(super) fn run(
         }
         Ok(()) => {
             // Published before the journal goes (a kill in between leaves a true record and a
-            // journal whose roll forward finds nothing to do); a failure only loses the undo.
-            let id = undo.and_then(|log| {
-                let id = log.publish(
-                    &journal.dir,
-                    &journal.id,
-                    root,
-                    &plan.entries,
-                    &created_dirs,
-                    &journal.seal,
-                );
-                if id.is_err() {
-                    log.discard_staging(&journal.id);
+            // journal whose roll forward finds nothing to do); a failure only loses the undo,
+            // and is marked so that `undo` never reverts an older call in this one's place.
+            let written = match undo {
+                None => Written::default(),
+                Some(log) => {
+                    let id = log.publish(
+                        &journal.dir,
+                        &journal.id,
+                        root,
+                        &plan.entries,
+                        &created_dirs,
+                        &journal.seal,
+                    );
+                    match id {
+                        Ok(Published::Id(id)) => Written::with_undo(Some(id)),
+                        Ok(Published::Off) => Written::default(),
+                        Ok(Published::TooLarge) | Err(_) => {
+                            log.discard_staging(&journal.id);
+                            log.mark_unrecorded(root);
+                            Written::unrecorded()
+                        }
+                    }
                 }
-                id.ok().flatten()
-            });
+            };
             journal.finish();
-            return Ok(id);
+            return Ok(written);
         }
     }
-    result.map(|()| None)
+    result.map(|()| Written::default())
 }
 
 fn run_journaled(

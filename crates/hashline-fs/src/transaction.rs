@@ -149,8 +149,7 @@ impl<'a> Transaction<'a> {
             ws.undo.as_ref()
         };
         let ops = self.validate(ws)?;
-        let id = stage::run(ws.root(), &ws.journal_dir(), ops, log)?;
-        Ok(Written::with_undo(id))
+        stage::run(ws.root(), &ws.journal_dir(), ops, log)
     }
 
     /// Checks every change against the disk and turns it into low-level operations.

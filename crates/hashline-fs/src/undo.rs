@@ -102,6 +102,13 @@ impl Workspace {
                         _ => {}
                     }
                 }
+                if let Some(after) = self.unrecorded_after(log) {
+                    // A later call of this session landed unrecorded: undoing the record
+                    // before it would leave that call's change and revert an older one.
+                    if found.as_ref().is_none_or(|(id, _)| *id <= after) {
+                        return Err(FsError::UndoNotRecorded);
+                    }
+                }
                 found.ok_or(FsError::UndoUnknown { id: None })?
             }
         };
@@ -149,6 +156,27 @@ impl Workspace {
         self.remove_made_dirs(&record);
         log.remove(id)?;
         Ok(Undone { id, files })
+    }
+
+    /// Whether this session's newest call on this root landed without an undo record (it
+    /// could not be written, or was too large), so that `undo` without an id refuses
+    /// ([`FsError::UndoNotRecorded`]) instead of reverting an older call in its place.
+    pub fn undo_blocked(&self) -> bool {
+        let Some(log) = &self.undo else {
+            return false;
+        };
+        let Some(after) = self.unrecorded_after(log) else {
+            return false;
+        };
+        let newest = log.ids().into_iter().rev().find(
+            |&id| matches!(self.own_record(log, id), Ok(Some(r)) if r.session == log.session()),
+        );
+        newest.is_none_or(|id| id <= after)
+    }
+
+    /// The newest id given out when this session's last unrecorded call landed, if one did.
+    fn unrecorded_after(&self, log: &UndoLog) -> Option<u64> {
+        log.unrecorded_after(self.root())
     }
 
     /// Removes the directories the call made for its new files, innermost first, where they

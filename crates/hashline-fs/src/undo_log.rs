@@ -11,6 +11,9 @@
 //!   refuses any other ([`FsError::Tampered`]), leaving it in place.
 //! * `.new-<journal id>/` — a record being assembled by a commit (its journal still exists).
 //! * `.gone-<N>/` — a record being removed.
+//! * `unrecorded-<hash>` — the last id given out when a call of one session on one root
+//!   landed without a record (it could not be written, or was too large): `undo` without an
+//!   id refuses while that session's newest record is not newer.
 //! * `seq` — the last id given out; `log.lock` — `flock`ed by whoever publishes, prunes or
 //!   removes a record.
 //!
@@ -65,6 +68,19 @@ const RECORD: &str = "record.json";
 const RECORD_VERSION: u32 = 2;
 const LOCK: &str = "log.lock";
 const SEQ: &str = "seq";
+/// Prefix of the markers of calls that landed without a record.
+const UNRECORDED: &str = "unrecorded-";
+
+/// What [`UndoLog::publish`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Published {
+    /// Recorded under this id.
+    Id(u64),
+    /// The log is off (`HASHLINE_UNDO_MAX_CALLS=0`): nothing is recorded, nothing marked.
+    Off,
+    /// The call's old bytes alone exceed the byte bound: not recorded.
+    TooLarge,
+}
 
 /// What one call changed, as stored in `record.json`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -145,7 +161,7 @@ impl UndoLog {
 
     /// Publishes the record of a transaction whose every change landed: moves the journal's
     /// backups (in `journal_dir`) into a fresh record sealed with `seal`, gives it the next
-    /// id, drops the oldest records beyond the bounds. `None`: not recorded (undo log off, or the call too big).
+    /// id, drops the oldest records beyond the bounds; or says why it kept none.
     pub(super) fn publish(
         &self,
         journal_dir: &Path,
@@ -154,7 +170,7 @@ impl UndoLog {
         entries: &[Entry],
         dirs: &[std::path::PathBuf],
         seal: &Seal,
-    ) -> Result<Option<u64>, FsError> {
+    ) -> Result<Published, FsError> {
         let record = Record {
             version: RECORD_VERSION,
             session: self.session.clone(),
@@ -169,8 +185,11 @@ impl UndoLog {
                 .collect(),
         };
         let (max_calls, max_bytes) = (undo_max_calls(), undo_max_bytes());
-        if max_calls == 0 || record.size() > max_bytes {
-            return Ok(None);
+        if max_calls == 0 {
+            return Ok(Published::Off);
+        }
+        if record.size() > max_bytes {
+            return Ok(Published::TooLarge);
         }
         let staging = self.staging(journal_id);
         std::fs::create_dir_all(&self.dir).map_err(self.io())?;
@@ -191,11 +210,45 @@ impl UndoLog {
         let id = self.last_seq().max(ids.last().copied().unwrap_or(0)) + 1;
         let seq_tmp = self.dir.join(format!(".seq-{journal_id}"));
         journal::write_synced(&seq_tmp, id.to_string().as_bytes()).map_err(self.io())?;
-        std::fs::rename(&seq_tmp, self.dir.join(SEQ)).map_err(self.io())?;
+        if let Err(e) = std::fs::rename(&seq_tmp, self.dir.join(SEQ)) {
+            let _ = std::fs::remove_file(&seq_tmp);
+            return Err(self.io()(e));
+        }
         std::fs::rename(&staging, self.dir.join(id.to_string())).map_err(self.io())?;
         journal::sync_dir(&self.dir).map_err(self.io())?;
         self.prune(max_calls, max_bytes, seal);
-        Ok(Some(id))
+        Ok(Published::Id(id))
+    }
+
+    /// The marker of calls of this session on `root` that landed unrecorded.
+    fn marker(&self, root: &Path) -> PathBuf {
+        let mut key = self.session.as_bytes().to_vec();
+        key.push(0);
+        key.extend_from_slice(root.as_os_str().as_bytes());
+        let hash = xxhash_rust::xxh3::xxh3_64(&key);
+        self.dir.join(format!("{UNRECORDED}{hash:016x}"))
+    }
+
+    /// Notes that a call of this session on `root` landed without a record: the marker holds
+    /// the newest id given out so far, so that `undo` without an id refuses while this
+    /// session's newest record is not newer (it would revert an older call in this one's
+    /// place). Best effort: a log that cannot be written at all holds no record to revert.
+    pub(super) fn mark_unrecorded(&self, root: &Path) {
+        let newest = self.last_seq().max(self.ids().last().copied().unwrap_or(0));
+        let _ = std::fs::create_dir_all(&self.dir);
+        let marker = self.marker(root);
+        let temp = marker.with_extension("tmp");
+        if journal::write_synced(&temp, newest.to_string().as_bytes()).is_ok() {
+            let _ = std::fs::rename(&temp, &marker);
+        } else {
+            let _ = std::fs::remove_file(&temp);
+        }
+    }
+
+    /// The newest id given out when a call of this session on `root` last landed unrecorded.
+    pub(super) fn unrecorded_after(&self, root: &Path) -> Option<u64> {
+        let bytes = read_nofollow(&self.marker(root)).ok()?;
+        std::str::from_utf8(&bytes).ok()?.trim().parse().ok()
     }
 
     /// Removes the record a killed commit of journal `journal_id` was assembling.

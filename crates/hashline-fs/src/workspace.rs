@@ -142,6 +142,11 @@ impl Workspace {
         &self.root
     }
 
+    /// The root as given (made absolute), when it differs from the canonical one.
+    pub(super) fn alias(&self) -> Option<&Path> {
+        self.alias.as_deref()
+    }
+
     /// Resolve a user path (relative to root, or absolute) to its final target: `..` handled,
     /// symlink chains followed to the final target (a missing tail is appended: dangling links
     /// resolve to their terminal target). Refuses (FsError::OutsideRoot) if the final target —

@@ -197,10 +197,10 @@ fn a_file_in_place_of_a_parent_directory_is_refused_before_any_write() {
     let (_dir, ws) = workspace();
     write(&ws, "one.txt", "one\n");
     write(&ws, "blocker", "a file\n");
-    // Resolving through a file fails outright.
+    // Resolving through a file fails outright, naming the file.
     assert_eq!(
         ws.resolve("blocker/inner.txt").expect_err("ENOTDIR").code(),
-        ErrorCode::Io
+        ErrorCode::NotADirectory
     );
     // A path resolved while its parent was missing, whose parent then became a file.
     let late = ws.resolve("late/inner.txt").expect("resolve");

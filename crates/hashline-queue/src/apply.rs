@@ -131,13 +131,14 @@ impl PreviewQueue {
                 replacements: edits.len(),
             });
         }
-        let undo = match ws.write(changes) {
-            Ok(written) => written.undo,
+        let written = match ws.write(changes) {
+            Ok(written) => written,
             // Another writer that ignores hashline's locks got in between read and commit.
             Err(FsError::Changed { path }) => return Err(self.stale(&preview, vec![path])),
             Err(e) => return Err(e.into()),
         };
-        let mut warnings = Vec::new();
+        let undo = written.undo;
+        let mut warnings: Vec<String> = written.warning().map(str::to_owned).into_iter().collect();
         let rest = remainder(&preview, &files, &picked);
         let pending: Vec<String> = rest.match_ids().map(str::to_owned).collect();
         let kept = if pending.is_empty() {

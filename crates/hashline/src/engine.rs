@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use hashline_apply::fs::{FsError, Recovery, Workspace};
+use hashline_apply::fs::{FsError, Recovery, Workspace, Written};
 use hashline_apply::{
     apply_patch, hash_json, hashline as hl, lineid_json, str_replace, Change, Disk, FileOp,
     FileReport, Outcome,
@@ -272,6 +272,18 @@ impl Engine {
         Ok(self.queue.get_or_init(|| queue))
     }
 
+    /// The `[W_STATE_CORRUPT]` warning when the state database was not a database (random
+    /// bytes, another file) and was moved aside for a fresh one as the engine opened.
+    pub fn state_reset(&self) -> Option<String> {
+        let aside = self.sqlite.as_ref()?.moved_aside()?;
+        Some(format!(
+            "[W_STATE_CORRUPT] the state database was not a database; it was moved to {} and a \
+             fresh one made: the session's earlier reads, stale-anchor versions and queued \
+             previews are gone (read files again before editing them)",
+            aside.display()
+        ))
+    }
+
     /// What the recovery run when the engine opened did (`None`: there was nothing to recover).
     pub fn recovered(&self) -> Option<&Recovery> {
         self.recovered.as_ref()
@@ -492,12 +504,18 @@ impl Engine {
                 format!("The content to write to {path} is not text ({what}). Hashline write only supports text files; nothing was written."),
             );
         }
+        if path.ends_with('/') {
+            let refusal = FsError::TrailingSlash {
+                path: path.to_owned(),
+            };
+            return Outcome::refused(refusal.code(), refusal.to_string());
+        }
         let disk = self.disk();
         let target = match disk.resolve(path) {
             Ok(t) => t,
             Err(e) => return Outcome::refused(e.code(), e.to_string()),
         };
-        let outcome = (|| -> Result<(FileOp, Option<u64>), (ErrorCode, String)> {
+        let outcome = (|| -> Result<(FileOp, Written), (ErrorCode, String)> {
             let fs = |e: FsError| (e.code(), e.to_string());
             let _guard = disk.lock(&[&target]).map_err(fs)?;
             let before = disk.read(&target).map_err(fs)?;
@@ -521,9 +539,9 @@ impl Engine {
                 bytes: content.into(),
             };
             let written = disk.write(vec![change]).map_err(fs)?;
-            Ok((op, written.undo))
+            Ok((op, written))
         })();
-        let (op, undo) = match outcome {
+        let (op, written) = match outcome {
             Ok(done) => done,
             Err((code, message)) => return Outcome::refused(code, message),
         };
@@ -548,7 +566,8 @@ impl Engine {
             written: true,
             anchors: Vec::new(),
         }];
-        read.undo = undo;
+        read.undo = written.undo;
+        read.warnings.extend(written.warning().map(str::to_owned));
         read
     }
 }

@@ -77,6 +77,13 @@ impl Engine {
             Ok(ws) => ws,
             Err(refusal) => return refusal,
         };
+        if ws.undo_blocked() {
+            text.push_str(
+                "-\t-\t-\tcannot be undone: [E_UNDO_NOT_RECORDED] this session's last change \
+                 landed without an undo record; `hashline undo` refuses rather than revert an \
+                 older call (undo one below by its id on purpose)\n",
+            );
+        }
         for entry in ws.undo_list() {
             if let Some(refused) = &entry.refused {
                 text.push_str(&format!(

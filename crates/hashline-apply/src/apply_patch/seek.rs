@@ -35,7 +35,17 @@ impl Level {
         Level::Unicode,
     ];
 
+    /// Whether file line `a` is pattern line `b` at this level. A file line starting with
+    /// U+FEFF (line 1 of a file with a byte-order mark, as Codex reads it) also matches without
+    /// it: `read` never shows the mark, so a model's context cannot hold it (Codex's own
+    /// levels never find such a line 1; docs/DEVIATIONS.md "A BOM is no context").
     fn same(self, a: &str, b: &str) -> bool {
+        self.same_text(a, b)
+            || a.strip_prefix('\u{feff}')
+                .is_some_and(|a| self.same_text(a, b))
+    }
+
+    fn same_text(self, a: &str, b: &str) -> bool {
         match self {
             Level::Exact => a == b,
             Level::TrailingSpace => a.trim_end() == b.trim_end(),

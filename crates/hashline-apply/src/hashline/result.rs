@@ -13,7 +13,7 @@ pub(crate) fn section_text(
     numbered: &str,
     warnings: &[String],
 ) -> String {
-    let mut s = format!("¶{path}#{new_tag}");
+    let mut s = format!("¶{}#{new_tag}", hashline_core::name::header_path(path));
     let preview = compact_preview(numbered);
     if !preview.is_empty() {
         s.push('\n');

@@ -16,6 +16,7 @@ use crate::guard::GuardOptions;
 use super::commit::{Landing, Recorder, Staged};
 use super::disk::Disk;
 use super::files::FileRefusal;
+use super::links;
 use super::new_text::NewText;
 use super::stage::{guard_and_encode, splice_file, Front};
 
@@ -79,11 +80,32 @@ pub(crate) fn execute_beside<F: FrontEnd, R: Send>(
             dry_run: run.dry_run,
             disk,
         };
-        let checked = match front.plan(opened)? {
-            Plan::Delete(old_bytes) => Checked::deleted(old_bytes),
-            Plan::Edit(plan) => check(front, (i, &target.display), plan, &run.guard)?,
+        let plan = front.plan(opened)?;
+        // Only a deletion or a move looks at whether the path's last name is a symlink.
+        let link = match &plan {
+            Plan::Delete(_) => true,
+            Plan::Edit(p) => dest.is_some() && p.land != Land::Update,
+        };
+        let link = match link {
+            true => disk
+                .link(&intents[i].path)
+                .map_err(|e| front.fs_error(i, e))?,
+            false => None,
+        };
+        let (target, checked, is_link) = match (plan, link) {
+            // A deletion of a symlink removes the link, never the file it points to.
+            (Plan::Delete(old_bytes), Some(link)) => (link, Checked::deleted(old_bytes), true),
+            (Plan::Delete(old_bytes), None) => (target, Checked::deleted(old_bytes), false),
+            (Plan::Edit(plan), Some(_)) if dest.is_some() && plan.land != Land::Update => {
+                return Err(links::move_refused(&target.display).into());
+            }
+            (Plan::Edit(plan), _) => {
+                let checked = check(front, (i, &target.display), plan, &run.guard)?;
+                (target, checked, false)
+            }
         };
         done.push(Done {
+            link: is_link,
             target,
             dest,
             land: checked.land,
@@ -99,8 +121,14 @@ pub(crate) fn execute_beside<F: FrontEnd, R: Send>(
         });
     }
     front.before_commit(&done)?;
+    links::alone(&done)?;
     let _lock = lock;
     if run.dry_run {
+        let r = beside(&done);
+        return Ok((done, r));
+    }
+    if done.iter().any(|d| d.link) {
+        links::remove(disk, &mut done).map_err(|(i, e)| front.fs_error(i, e))?;
         let r = beside(&done);
         return Ok((done, r));
     }
@@ -142,6 +170,12 @@ type Resolved = Result<(Target, Option<Target>), Unresolved>;
 fn resolve(disk: &dyn Disk, intent: &Intent) -> Resolved {
     let named = |path: &str| -> Result<Target, Unresolved> {
         name::check(path).map_err(Unresolved::Name)?;
+        if path.ends_with('/') {
+            // `dir/` names a directory: never made into a file named `dir`.
+            return Err(Unresolved::Fs(FsError::TrailingSlash {
+                path: path.to_owned(),
+            }));
+        }
         disk.resolve(path).map_err(Unresolved::Fs)
     };
     let target = named(&intent.path)?;
@@ -298,7 +332,11 @@ fn commit<F: FrontEnd>(
     };
     let (recorded, written) =
         super::commit::commit(disk, staged, &recorder).map_err(|e| front.commit_error(e))?;
-    Ok((changed.into_iter().zip(recorded).collect(), written.undo))
+    let mut per_file: Vec<(usize, Vec<String>)> = changed.into_iter().zip(recorded).collect();
+    if let (Some(warning), Some((_, first))) = (written.warning(), per_file.first_mut()) {
+        first.push(warning.to_owned());
+    }
+    Ok((per_file, written.undo))
 }
 
 #[cfg(test)]

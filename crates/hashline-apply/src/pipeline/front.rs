@@ -127,6 +127,8 @@ pub(crate) struct Done {
     pub(super) new_bytes: Option<Vec<u8>>,
     /// The call's undo id once it was written and recorded (the same for every file of it).
     pub undo: Option<u64>,
+    /// `target` is a symlink the call deletes itself (not the file it points to).
+    pub(super) link: bool,
 }
 
 impl Done {

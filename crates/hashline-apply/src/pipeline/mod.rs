@@ -25,6 +25,7 @@ pub(crate) use hashline_fs::disk;
 pub(crate) mod execute;
 pub(crate) mod files;
 pub(crate) mod front;
+pub(crate) mod links;
 pub(crate) mod new_text;
 pub(crate) mod recorded;
 pub(crate) mod report;

@@ -20,6 +20,7 @@
 //! (`queue_…` for `hashline-queue`). This crate's tables are prefixed `state_`.
 
 pub(crate) mod blob;
+mod corrupt;
 mod frame;
 mod record;
 mod schema;
@@ -63,6 +64,8 @@ pub struct SqliteStore {
     db_path: PathBuf,
     /// Where texts of [`blob::BLOB_MIN_BYTES`] and more are kept.
     blobs: PathBuf,
+    /// Where a database that was not one was moved when the store opened.
+    moved_aside: Option<PathBuf>,
 }
 
 impl SqliteStore {
@@ -87,31 +90,53 @@ impl SqliteStore {
         };
         std::fs::create_dir_all(state_dir)
             .map_err(|e| backend(format!("cannot create the state directory: {e}")))?;
-        let mut conn = Connection::open(&db_path).map_err(|e| backend(e.to_string()))?;
-        conn.busy_timeout(BUSY_TIMEOUT)
-            .map_err(|e| backend(e.to_string()))?;
-        // Per connection, no I/O: in WAL mode commits skip the fsync (a crash may lose the last
-        // records of a cache, never corrupt it).
-        conn.pragma_update(None, "synchronous", "NORMAL")
-            .map_err(|e| backend(e.to_string()))?;
-        // The last connection to close would checkpoint the WAL into the database and delete
-        // it (four fsyncs and two unlinks: most of a small call's time). The WAL stays instead
-        // and is checkpointed as it fills (every 1,000 pages), by whichever commit fills it.
-        conn.set_db_config(
-            rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
-            true,
-        )
-        .map_err(|e| backend(e.to_string()))?;
-        schema::ensure(&mut conn).map_err(backend)?;
+        let (conn, moved_aside) = match connect(&db_path) {
+            Ok(conn) => (conn, None),
+            Err(e) => match corrupt::move_aside(&db_path) {
+                // Not a database at all: kept for a person, and a fresh one made.
+                Some(aside) => (connect(&db_path).map_err(backend)?, Some(aside)),
+                None => return Err(backend(e)),
+            },
+        };
         Ok(SqliteStore {
             conn: Mutex::new(conn),
             session: session.to_owned(),
             limits: Limits::new(max_paths, max_versions),
             db_path,
             blobs: blob::dir(state_dir),
+            moved_aside,
         })
     }
 
+    /// Where a state database that was not a database (random bytes, another file) was moved
+    /// when this store opened, replaced by a fresh one (`None`: it opened as it was).
+    pub fn moved_aside(&self) -> Option<&Path> {
+        self.moved_aside.as_deref()
+    }
+}
+
+/// Opens the database at `db_path` and makes sure of its schema.
+fn connect(db_path: &Path) -> Result<Connection, String> {
+    let backend = |e: rusqlite::Error| e.to_string();
+    let mut conn = Connection::open(db_path).map_err(backend)?;
+    conn.busy_timeout(BUSY_TIMEOUT).map_err(backend)?;
+    // Per connection, no I/O: in WAL mode commits skip the fsync (a crash may lose the last
+    // records of a cache, never corrupt it).
+    conn.pragma_update(None, "synchronous", "NORMAL")
+        .map_err(backend)?;
+    // The last connection to close would checkpoint the WAL into the database and delete
+    // it (four fsyncs and two unlinks: most of a small call's time). The WAL stays instead
+    // and is checkpointed as it fills (every 1,000 pages), by whichever commit fills it.
+    conn.set_db_config(
+        rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+        true,
+    )
+    .map_err(backend)?;
+    schema::ensure(&mut conn)?;
+    Ok(conn)
+}
+
+impl SqliteStore {
     /// The session this store reads and writes.
     pub fn session(&self) -> &str {
         &self.session

@@ -53,16 +53,18 @@ pub fn canonical(sections: &[(Section, ParsedBody)]) -> Option<String> {
 /// How `path` is written in a canonical header: bare when it can be (it neither starts nor
 /// ends with white space, holds no quote), else in `"…"` or, when it holds `"`, in `'…'`.
 /// `None` for a path no header can name exactly: empty, holding a control, line-separator or
-/// bidirectional character (the engine refuses those names), starting with white space or `*`
-/// or apply_patch noise such as `Update File:` (the parser strips all three), or holding both
-/// quotes.
+/// bidirectional character (the engine refuses those names), starting with `*` or apply_patch
+/// noise such as `Update File:` (the parser strips both, even inside quotes), or holding both
+/// quotes. A path starting or ending with white space is quoted.
 pub fn canonical_path(path: &str) -> Option<String> {
-    let noise_free = strip_apply_patch_noise(path).len() == path.len();
+    // White space alone is kept inside quotes; any other noise is stripped even there.
+    let noise_free =
+        strip_apply_patch_noise(path).len() == path.trim_start_matches(is_js_space).len();
     if path.is_empty() || !noise_free || hashline_core::name::check(path).is_err() {
         return None;
     }
-    let ends_in_space = path.chars().next_back().is_some_and(is_js_space);
-    if !ends_in_space && !path.contains(['"', '\'']) {
+    let edge_space = path.starts_with(is_js_space) || path.ends_with(is_js_space);
+    if !edge_space && !path.contains(['"', '\'']) {
         Some(path.to_string())
     } else if !path.contains('"') {
         Some(format!("\"{path}\""))
@@ -118,9 +120,9 @@ mod tests {
             canonical_path("say \"hi\"").as_deref(),
             Some("'say \"hi\"'")
         );
+        assert_eq!(canonical_path(" lead").as_deref(), Some("\" lead\""));
         for none in [
             "",
-            " lead",
             "*star",
             "Update File: x",
             "a\nb",

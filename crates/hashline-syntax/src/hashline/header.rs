@@ -115,9 +115,20 @@ fn recovered(trimmed: &str, cwd: Option<&str>) -> Option<HeaderLine> {
 }
 
 /// Path normalization of both forms: trim, drop one pair of matching surrounding quotes,
-/// strip apply_patch noise, and make an absolute path inside `cwd` cwd-relative.
+/// strip apply_patch noise (inside quotes, white space alone is kept), and make an absolute
+/// path inside `cwd` cwd-relative.
 pub(crate) fn normalize_path(raw: &str, cwd: Option<&str>) -> String {
-    let unquoted = strip_apply_patch_noise(unquote(js_trim(raw)));
+    let trimmed = js_trim(raw);
+    let inner = unquote(trimmed);
+    let stripped = strip_apply_patch_noise(inner);
+    // Inside quotes white space is part of the name (`read` quotes ` notes.txt` so): only
+    // apply_patch noise is stripped there, not a leading space alone.
+    let quoted = inner.len() != trimmed.len();
+    let unquoted = if quoted && stripped == inner.trim_start_matches(is_js_space) {
+        inner
+    } else {
+        stripped
+    };
     match cwd {
         Some(cwd) => relative_to(unquoted, cwd).unwrap_or_else(|| unquoted.to_string()),
         None => unquoted.to_string(),

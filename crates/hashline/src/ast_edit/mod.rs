@@ -198,7 +198,10 @@ impl Engine {
                     hashline_anchor::tag::file_tag(after.text())
                 }
             };
-            headers.push(format!("¶{}#{tag}", f.path));
+            headers.push(format!(
+                "¶{}#{tag}",
+                hashline_core::name::header_path(&f.path)
+            ));
             files.push(FileReport {
                 path: f.path.clone(),
                 new_path: None,

@@ -60,6 +60,9 @@ pub fn main() -> ExitCode {
         Ok(session) => session,
         Err(e) => return output::failure(e.code(), e.to_string(), cli.json),
     };
+    if let Some(warning) = session.engine().state_reset() {
+        eprintln!("hashline: {warning}");
+    }
     if let Some(report) = session.engine().recovered() {
         if !matches!(cli.command, Command::Recover) {
             eprintln!("hashline: {report}");

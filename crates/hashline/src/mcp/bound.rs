@@ -47,7 +47,11 @@ fn page(rows: &[Row<'_>], offset: usize, budget: usize) -> (String, usize) {
             if !out.is_empty() {
                 block.push_str("\n\n");
             }
-            block.push_str(&format!("¶{}#{}", row.file, row.tag));
+            block.push_str(&format!(
+                "¶{}#{}",
+                hashline_core::name::header_path(row.file),
+                row.tag
+            ));
         }
         block.push_str(&format!("\n[{}]", row.id));
         let mut sides = Vec::new();
