@@ -52,6 +52,8 @@ pub(crate) struct Style {
     block_headers: usize,
     /// Code lines with a `{` left open and more code after it, or `} }`.
     brace_seams: usize,
+    /// Code lines with a method call after a space (`x .y(`).
+    spaced_calls: usize,
     /// Markdown fences whose info string is text, not a language.
     wordy_fences: usize,
 }
@@ -85,6 +87,7 @@ impl Style {
             style.spaced_close += usize::from(spaced_close(&code).is_some());
             style.leader_again += usize::from(leader_again(line, family).is_some());
             style.brace_seams += usize::from(brace_seam(&code).is_some());
+            style.spaced_calls += usize::from(spaced_call(&code).is_some());
             if python {
                 match inline_gap(line, &code) {
                     Some(1) => style.inline_one += 1,
@@ -130,14 +133,19 @@ fn seam_text(b: &[u8], at: usize, len: usize) -> String {
     String::from_utf8_lossy(&b[lo..hi]).trim().to_string()
 }
 
-/// The leader of a line comment standing alone on `line` (`///`, `//!`, `//`, `#`), if any.
-fn comment_leader(line: &str, family: Family) -> Option<&'static str> {
+/// The leader of a line comment standing alone on `line` (`///`, `//!`, `//`, `#`, `#:`),
+/// if any: the comment marker and the punctuation glued to it, followed by a space.
+fn comment_leader(line: &str, family: Family) -> Option<&str> {
     let t = line.trim_start();
-    match family {
-        Family::CLike | Family::Rust => ["///", "//!", "//"].into_iter().find(|l| t.starts_with(l)),
-        Family::Hash => t.starts_with("# ").then_some("#"),
-        _ => None,
-    }
+    let marker = match family {
+        Family::CLike | Family::Rust => "//",
+        Family::Hash => "#",
+        _ => return None,
+    };
+    let rest = t.strip_prefix(marker)?;
+    let glued = rest.len() - rest.trim_start_matches(['/', '!', ':', '#']).len();
+    let leader = &t[..marker.len() + glued];
+    t[leader.len()..].starts_with(' ').then_some(leader)
 }
 
 /// A line comment holding its own leader again after a space (`/// a. /// b`).
@@ -228,6 +236,20 @@ fn brace_seam(code: &str) -> Option<String> {
     })
 }
 
+/// A method call after a space in the middle of a row (`arg("x") .long("x")`): a chain's
+/// next line joined on.
+fn spaced_call(code: &str) -> Option<String> {
+    let t = code.trim();
+    let b = t.as_bytes();
+    (1..b.len().saturating_sub(2)).find_map(|i| {
+        let seam = b[i] == b' '
+            && b[i + 1] == b'.'
+            && (b[i + 2].is_ascii_alphabetic() || b[i + 2] == b'_')
+            && (b[i - 1].is_ascii_alphanumeric() || matches!(b[i - 1], b')' | b']' | b'_'));
+        seam.then(|| seam_text(b, i, 4))
+    })
+}
+
 /// A Markdown fence line whose info string is not a language (or a `{directive}`) but text:
 /// the fence's next line joined on (```` ``` $ cargo install ripgrep ````).
 fn wordy_fence(line: &str) -> Option<String> {
@@ -235,7 +257,13 @@ fn wordy_fence(line: &str) -> Option<String> {
     let info = t.strip_prefix("```")?.trim_start_matches('`').trim();
     let first = info.chars().next()?;
     let language = first.is_alphanumeric() || "{.=-+_".contains(first);
-    (!language && info.split_whitespace().count() >= 2).then(|| t.chars().take(24).collect())
+    // A shell prompt after the language (```` ```bash > fd -p ````) is the first line.
+    let prompt = info
+        .split_whitespace()
+        .nth(1)
+        .is_some_and(|w| w.starts_with(['>', '$', '%']));
+    ((!language || prompt) && info.split_whitespace().count() >= 2)
+        .then(|| t.chars().take(24).collect())
 }
 
 /// A row's code split at its commas outside brackets: `Some(items)` when it is a list row
@@ -367,6 +395,13 @@ fn code_seam(
         }
     }
     if matches!(family, Family::Rust | Family::CLike) && !s.path.ends_with(".json") {
+        if let Some(seam) = spaced_call(&code) {
+            if style().spaced_calls == 0 && style().bracket_lines >= MIN_BRACKET_LINES {
+                return Some(format!(
+                    "`{seam}` calls a method after a space, which no line of the file does"
+                ));
+            }
+        }
         if let Some(seam) = brace_seam(&code) {
             if style().brace_seams == 0 {
                 return Some(format!(
@@ -429,12 +464,22 @@ fn two_items(
     fits.then(|| "it holds two items of a list whose rows around hold one each".to_string())
 }
 
-/// A Markdown row of text ending in a code fence.
+/// A Markdown row of text ending in a code fence, or in a heading's underline
+/// (`2.23.0 (2020-02-19) -------`).
 fn closing_fence(row: &str) -> Option<String> {
     let t = row.trim();
     let fence = t.ends_with("```") && t.matches("```").count() == 1 && t.len() > 3;
-    (fence && t[..t.len() - 3].ends_with(' '))
-        .then(|| "a code fence closes after text on the same row".to_string())
+    if fence && t[..t.len() - 3].ends_with(' ') {
+        return Some("a code fence closes after text on the same row".to_string());
+    }
+    for mark in ['-', '='] {
+        let text = t.trim_end_matches(mark);
+        let run = t.len() - text.len();
+        if run >= 3 && text.ends_with(' ') && text.trim().chars().any(char::is_alphanumeric) {
+            return Some("a heading's underline follows its text on the same row".to_string());
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -455,6 +500,7 @@ mod tests {
         assert!(leader_again("    /// enabled. ///", Family::Rust).is_some());
         assert!(leader_again("    // see https://x.y/z", Family::Rust).is_none());
         assert!(leader_again("# issue #12", Family::Hash).is_none());
+        assert!(leader_again("    #: on 3.x. #: see x", Family::Hash).is_some());
     }
 
     #[test]
@@ -479,10 +525,21 @@ mod tests {
     }
 
     #[test]
+    fn method_chains() {
+        assert!(spaced_call("arg(\"a\") .long(\"a\")").is_some());
+        assert!(spaced_call("x.long(\"a\")").is_none());
+        assert!(spaced_call("for i in 0 .. n").is_none());
+    }
+
+    #[test]
     fn fences() {
         assert!(wordy_fence("``` $ yaourt -S ripgrep").is_some());
         assert!(wordy_fence("```rust").is_none());
         assert!(wordy_fence("```{versionadded} 4.0").is_none());
+        assert!(wordy_fence("```bash > fd -p x").is_some());
+        assert!(wordy_fence("```python title=\"a.py\"").is_none());
+        assert!(closing_fence("2.23.0 (2020-02-19) -------------------").is_some());
+        assert!(closing_fence("-------------------").is_none());
         assert!(closing_fence("run it ```").is_some());
     }
 

@@ -54,12 +54,40 @@ pub(super) fn is_transient(
         return false;
     }
     let last_row = start + edit.rows.len().saturating_sub(1);
-    let swapped = !old.open.is_empty() && !new.open.is_empty();
+    // One header for another: as many lines that open a block on each side, or every header
+    // removed rewritten by a row that names what it named (a header dropped without a trace,
+    // two replaced by one, lost a block whatever the brackets say).
+    let rows_code: Vec<String> = edit.rows.iter().map(|r| code_part(r, family)).collect();
+    let rewritten = |header: &String| {
+        let mut named = words(header).filter(|w| !KEYWORDS.contains(w)).peekable();
+        if named.peek().is_none() {
+            // `return [`, `else {`: nothing named; a row opening the same bracket rewrites it.
+            let last = header.trim_end().chars().last();
+            return rows_code
+                .iter()
+                .any(|r| r.trim_end().chars().last() == last);
+        }
+        named.any(|w| rows_code.iter().any(|r| words(r).any(|x| x == w)))
+    };
+    let swapped = !old.open.is_empty()
+        && !new.open.is_empty()
+        && (old.headers.len() == new.headers.len() || old.headers.iter().all(rewritten));
     if swapped && issue.end_line > last_row {
         return true;
     }
     let away = issue.line > last_row || issue.end_line < start;
     old.open == new.open && away && broken_before()
+}
+
+/// Keywords that name nothing a rewrite would keep.
+const KEYWORDS: [&str; 8] = [
+    "return", "else", "async", "await", "yield", "const", "static", "while",
+];
+
+/// The identifiers of four characters or more of `code`.
+fn words(code: &str) -> impl Iterator<Item = &str> {
+    code.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| w.chars().count() >= 4 && !w.starts_with(|c: char| c.is_ascii_digit()))
 }
 
 /// The blocks some lines leave open and how many blocks opened before them they close.
@@ -68,22 +96,31 @@ struct Blocks {
     open: Vec<char>,
     /// Closers that match no opener of the lines.
     closed_outer: usize,
+    /// The lines whose blocks are still open at the end (each a header of its own), as
+    /// code, outermost first.
+    headers: Vec<String>,
 }
 
 fn blocks<'l>(lines: impl Iterator<Item = &'l str>, family: Family, python: bool) -> Blocks {
     let mut out = Blocks {
         open: Vec::new(),
         closed_outer: 0,
+        headers: Vec::new(),
     };
+    // For each open bracket, the line that opened it.
+    let mut owner: Vec<usize> = Vec::new();
+    let mut codes: Vec<String> = Vec::new();
     for line in lines {
         let code = code_part(line, family);
         for c in code.chars() {
             if PAIRS.iter().any(|&(o, _)| o == c) {
                 out.open.push(c);
+                owner.push(codes.len());
             } else if let Some(&(o, _)) = PAIRS.iter().find(|&&(_, cl)| cl == c) {
                 match out.open.iter().rposition(|&x| x == o) {
                     Some(at) if at + 1 == out.open.len() => {
                         out.open.pop();
+                        owner.pop();
                     }
                     _ => out.closed_outer += 1,
                 }
@@ -91,8 +128,12 @@ fn blocks<'l>(lines: impl Iterator<Item = &'l str>, family: Family, python: bool
         }
         if python && code.trim_end().ends_with(':') {
             out.open.push(':');
+            owner.push(codes.len());
         }
+        codes.push(code);
     }
+    owner.dedup();
+    out.headers = owner.into_iter().map(|i| codes[i].clone()).collect();
     out
 }
 
@@ -186,6 +227,15 @@ mod tests {
             (4, 4),
             true
         ));
+    }
+
+    #[test]
+    fn two_headers_replaced_by_one_lose_a_block() {
+        // A range one line long swallowed the inner header: its body and closer stay.
+        let go = "a := &App{\n\tFlags: []Flag{\n\t\t{Name: \"i\"},\n\t},\n}\n";
+        assert!(!judged("a.go", go, (1, 2), &["cmd := &Command{"], 5));
+        // Header for header, as many on each side: the closer follows in a later call.
+        assert!(judged("a.go", go, (1, 1), &["cmd := &Command{"], 5));
     }
 
     #[test]
