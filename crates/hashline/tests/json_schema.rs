@@ -16,6 +16,20 @@ fn docs() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs")
 }
 
+/// The MCP server embeds a copy of the schema that lives inside the crate (an `include_str!`
+/// may not reach outside a packaged crate): it must be the documented one, byte for byte.
+#[test]
+fn the_crates_copy_of_the_schema_is_the_documented_one() {
+    let docs_copy = fs::read(docs().join("json-schema.json")).expect("docs/json-schema.json");
+    let crate_copy = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema/json-schema.json");
+    let crate_copy = fs::read(&crate_copy).expect("crates/hashline/schema/json-schema.json");
+    assert!(
+        docs_copy == crate_copy,
+        "docs/json-schema.json and crates/hashline/schema/json-schema.json differ: copy the \
+         documented one over the crate's"
+    );
+}
+
 fn schema() -> Value {
     let text = fs::read_to_string(docs().join("json-schema.json")).expect("docs/json-schema.json");
     serde_json::from_str(&text).expect("the schema is JSON")
