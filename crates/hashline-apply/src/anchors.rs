@@ -38,7 +38,7 @@ pub enum AnchorForm {
     Lineid,
     /// str-replace (`view`): `cat -n` rows, `{N:6}\tTEXT`.
     View,
-    /// apply-patch (no anchors: context rows are the lines themselves): `TEXT`, without the
+    /// A V4A patch (no anchors: context rows are the lines themselves): `TEXT`, without the
     /// final empty line.
     Plain,
 }
