@@ -19,14 +19,24 @@ pub struct Confined {
 
 /// The dialects moved through the registry so far (the others still have a few names in the
 /// facade and in the engine's shared code; see issue 25).
-pub const CONFINED: &[Confined] = &[Confined {
-    name: "apply-patch",
-    spellings: &["apply-patch", "apply_patch", "ApplyPatch"],
-    homes: &[
-        "crates/hashline-apply/src/apply_patch/",
-        "crates/hashline-syntax/src/apply_patch/",
-    ],
-}];
+pub const CONFINED: &[Confined] = &[
+    Confined {
+        name: "apply-patch",
+        spellings: &["apply-patch", "apply_patch", "ApplyPatch"],
+        homes: &[
+            "crates/hashline-apply/src/apply_patch/",
+            "crates/hashline-syntax/src/apply_patch/",
+        ],
+    },
+    Confined {
+        name: "str-replace",
+        spellings: &["str-replace", "str_replace", "StrReplace"],
+        homes: &[
+            "crates/hashline-apply/src/str_replace/",
+            "crates/hashline-syntax/src/str_replace/",
+        ],
+    },
+];
 
 /// The registry: one line per dialect.
 pub const REGISTRY: &str = "crates/hashline-apply/src/registry.rs";

@@ -9,8 +9,7 @@
 //! * [`dialect`]: the [`Dialect`] trait every edit dialect implements, and [`DialectId`],
 //!   the handle a caller names one by; [`registry`]: the one list of dialects, from which the
 //!   CLI, the MCP tools and `auto` detection read theirs. Each dialect is a module of this
-//!   crate (`hashline`, `hash_json`, `lineid_json`, `str_replace`, …) with its parser in
-//!   `hashline-syntax`.
+//!   crate, with its parser in `hashline-syntax`.
 //! * [`guard`]: the edit guard every dialect's edits pass before anything is written.
 //! * [`diff`]: line diffs (imara-diff), numbered/compact previews, unified diffs, and the
 //!   diff-based line provenance that keeps untouched lines' bytes.

@@ -7,8 +7,8 @@
 //!   of its own.
 //! * [`hash_json`]: the request shape of the hash-anchored JSON dialect (seed `001`).
 //! * [`lineid_json`]: the request shape of the `LINE#ID` JSON dialect (seed `004`).
-//! * [`str_replace`]: the text-editor tool's request (`view`, `create`, `str_replace`, `insert`,
-//!   `undo_edit`) with the oracle's parameter texts.
+//! * the text-editor tool's request (`view`, `create`, its replace command, `insert`,
+//!   `undo_edit`) with the oracle's parameter texts, in a module of its own.
 //!
 //! ```
 //! use hashline_syntax::hashline::{parse_body, split_sections, HunkOp, SplitOptions};

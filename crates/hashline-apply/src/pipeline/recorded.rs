@@ -1,7 +1,7 @@
 //! Stale safety for text-matching dialects (DEVIATIONS §27, by way of §1): plan on the
 //! version the session recorded, carry the plan onto the live text, or refuse.
 //!
-//! A dialect that finds its place by matching text (`str_replace`'s `old_str`, `insert_line`,
+//! A dialect that finds its place by matching text (the text-editor tool's `old_str`, `insert_line`,
 //! a V4A patch chunk's context) must not match blindly against a file that changed since
 //! the model last saw it. The flow, for any such dialect:
 //!

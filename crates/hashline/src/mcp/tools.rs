@@ -140,7 +140,7 @@ fn edit_schema() -> Value {
         "type": "object",
         "properties": {
             "patch": {"type": "string", "description": "The whole patch as text, in any dialect `dialect` lists (a JSON dialect's request as JSON text). Give this or `request`."},
-            "request": {"type": "object", "description": "A JSON dialect's request (hash-json, lineid-json, str-replace) as an object, instead of `patch`: no escaping into a string."},
+            "request": {"type": "object", "description": "A JSON dialect's request as an object, instead of `patch`: no escaping into a string."},
             "dialect": {
                 "type": "string",
                 "enum": dialects(),
