@@ -51,6 +51,7 @@ mod bench_scale;
 mod bench_stale;
 mod dist;
 mod tidy;
+mod tidy_dialects;
 mod tidy_fs;
 
 use std::process::{Command, ExitCode};

@@ -1,6 +1,7 @@
 //! `cargo xtask tidy` (also run by `cargo test`): the layering rule, checked from the
-//! manifests, and the file-system rule ([`crate::tidy_fs`]): library code opens files only
-//! through `hashline-fs`.
+//! manifests, the file-system rule ([`crate::tidy_fs`]): library code opens files only
+//! through `hashline-fs`, and the dialect rule ([`crate::tidy_dialects`]): a dialect is named
+//! only by its modules and the registry.
 
 use std::path::Path;
 
@@ -48,11 +49,14 @@ pub fn run() -> Result<(), String> {
         }
     }
     problems.extend(crate::tidy_fs::problems(&root));
+    problems.extend(crate::tidy_dialects::problems(&root));
     if problems.is_empty() {
         println!(
-            "tidy: layering ok ({} crates); no std::fs outside hashline-fs but {} allowed places",
+            "tidy: layering ok ({} crates); no std::fs outside hashline-fs but {} allowed places; \
+             {} dialect(s) named only by their modules and the registry",
             LAYERS.len(),
-            crate::tidy_fs::ALLOWED.len()
+            crate::tidy_fs::ALLOWED.len(),
+            crate::tidy_dialects::CONFINED.len()
         );
         Ok(())
     } else {

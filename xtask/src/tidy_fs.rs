@@ -85,7 +85,7 @@ fn library_lines(text: &str) -> Vec<(usize, &str)> {
 }
 
 /// Files that hold a module declared `#[cfg(test)] mod name;` (and everything under it).
-fn test_modules(files: &[PathBuf]) -> BTreeSet<PathBuf> {
+pub(crate) fn test_modules(files: &[PathBuf]) -> BTreeSet<PathBuf> {
     let mut roots = Vec::new();
     for file in files {
         let Ok(text) = std::fs::read_to_string(file) else {
@@ -123,7 +123,7 @@ fn module_dir(file: &Path) -> PathBuf {
     }
 }
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+pub(crate) fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };

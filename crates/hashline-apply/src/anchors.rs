@@ -36,9 +36,9 @@ pub enum AnchorForm {
     Hash,
     /// lineid-json (`read --anchors lineid`): `N#ID|TEXT`.
     Lineid,
-    /// str-replace (`view`): `cat -n` rows, `{N:6}\tTEXT`.
+    /// The text-editor tool (`view`): `cat -n` rows, `{N:6}\tTEXT`.
     View,
-    /// apply-patch (no anchors: context rows are the lines themselves): `TEXT`, without the
+    /// A V4A patch (no anchors: context rows are the lines themselves): `TEXT`, without the
     /// final empty line.
     Plain,
 }

@@ -2,12 +2,14 @@
 //! all-or-nothing writer.
 //!
 //! * [`anchors`]: the fresh anchors of an edit's changed regions (`files[].anchors`).
-//! * [`apply_patch`]: OpenAI's V4A `apply_patch` format (Codex's rules, our safety):
-//!   `edit --dialect apply-patch`.
 //! * [`fs`]: the `hashline-fs` crate, re-exported: the [`fs::Workspace`] (root confinement,
 //!   symlink resolution, per-file locks), the [`fs::Transaction`] that writes several files all
 //!   or nothing, and [`Disk`], the file system every command runs on (the workspace, a
 //!   [`MemoryDisk`], or the caller's own).
+//! * [`dialect`]: the [`Dialect`] trait every edit dialect implements, and [`DialectId`],
+//!   the handle a caller names one by; [`registry`]: the one list of dialects, from which the
+//!   CLI, the MCP tools and `auto` detection read theirs. Each dialect is a module of this
+//!   crate, with its parser in `hashline-syntax`.
 //! * [`guard`]: the edit guard every dialect's edits pass before anything is written.
 //! * [`diff`]: line diffs (imara-diff), numbered/compact previews, unified diffs, and the
 //!   diff-based line provenance that keeps untouched lines' bytes.
@@ -47,6 +49,7 @@
 
 pub mod anchors;
 pub mod apply_patch;
+pub mod dialect;
 pub mod diff;
 pub mod guard;
 pub mod hash_json;
@@ -55,8 +58,10 @@ pub mod lineid_json;
 pub mod merge;
 mod outcome;
 mod pipeline;
+pub mod registry;
 pub mod str_replace;
 
+pub use dialect::{Anchors, Dialect, DialectId, RunOptions};
 pub use fs::Content;
 pub use hashline_fs as fs;
 pub use hashline_fs::{normalize_path, Change, Disk, Entry, MemoryDisk};

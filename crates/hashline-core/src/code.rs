@@ -126,20 +126,20 @@ pub enum ErrorCode {
     /// model-facing text ([`crate::name`]).
     #[serde(rename = "E_UNSAFE_PATH")]
     UnsafePath,
-    /// The text to replace does not occur in the file (str-replace).
+    /// The text to replace does not occur in the file (the text-editor tool).
     #[serde(rename = "E_NO_MATCH")]
     NoMatch,
-    /// The text to replace occurs more than once (str-replace).
+    /// The text to replace occurs more than once (the text-editor tool).
     #[serde(rename = "E_AMBIGUOUS_MATCH")]
     AmbiguousMatch,
-    /// There is no edit of the file in this session to undo (str-replace `undo_edit`).
+    /// There is no edit of the file in this session to undo (the text-editor tool's `undo_edit`).
     #[serde(rename = "E_NO_HISTORY")]
     NoHistory,
-    /// A patch's context or old lines are not in the file (apply-patch).
+    /// A patch's context or old lines are not in the file (a V4A patch).
     #[serde(rename = "E_CONTEXT_NOT_FOUND")]
     ContextNotFound,
     /// A patch's context or old lines occur more than once where they are searched
-    /// (apply-patch): the edit is not guessed onto the first.
+    /// (a V4A patch): the edit is not guessed onto the first.
     #[serde(rename = "E_AMBIGUOUS_CONTEXT")]
     AmbiguousContext,
     /// `undo` names a call the undo log does not hold (or the session has none).

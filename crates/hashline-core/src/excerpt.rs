@@ -27,7 +27,7 @@ pub fn numbered(lines: &[&str], lo: usize, hi: usize, mark: Option<usize>) -> St
 }
 
 /// Line `n` as `cat -n` numbers it: the number right-aligned in six columns, a tab, the text
-/// (the numbered views of the text-editor tool and of the apply-patch refusals).
+/// (the numbered views of the text-editor tool and of the V4A patch refusals).
 pub fn cat_n(n: usize, text: &str) -> String {
     format!("{n:6}\t{text}")
 }

@@ -3,11 +3,12 @@
 //! * [`hashline`]: the hashline patch language (`¶PATH#TAG` sections, `replace N..M:` …),
 //!   tokenized with logos and parsed with chumsky. A parse never panics: it returns the
 //!   sections and hunks, or a [`hashline::ParseError`] carrying the seed's message and a span.
-//! * [`apply_patch`]: OpenAI's V4A patch format (`*** Begin Patch`), parsed as Codex does.
+//! * the V4A patch format of OpenAI's Codex (`*** Begin Patch`), parsed as Codex does, in a module
+//!   of its own.
 //! * [`hash_json`]: the request shape of the hash-anchored JSON dialect (seed `001`).
 //! * [`lineid_json`]: the request shape of the `LINE#ID` JSON dialect (seed `004`).
-//! * [`str_replace`]: the text-editor tool's request (`view`, `create`, `str_replace`, `insert`,
-//!   `undo_edit`) with the oracle's parameter texts.
+//! * the text-editor tool's request (`view`, `create`, its replace command, `insert`,
+//!   `undo_edit`) with the oracle's parameter texts, in a module of its own.
 //!
 //! ```
 //! use hashline_syntax::hashline::{parse_body, split_sections, HunkOp, SplitOptions};

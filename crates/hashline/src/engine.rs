@@ -5,8 +5,7 @@ use std::sync::{Arc, OnceLock};
 
 use hashline_apply::fs::{FsError, Recovery, Workspace, Written};
 use hashline_apply::{
-    apply_patch, hash_json, hashline as hl, lineid_json, str_replace, Change, Disk, FileOp,
-    FileReport, Outcome,
+    hash_json, hashline as hl, lineid_json, Change, Disk, FileOp, FileReport, Outcome, RunOptions,
 };
 use hashline_core::kind::FileKind;
 use hashline_core::{BlockResolver, ErrorCode, TextFile};
@@ -110,18 +109,19 @@ pub struct EditOptions {
     /// Let an edit that adds a syntax error land (`--allow-syntax-errors`; a JSON request's
     /// `"allowSyntaxErrors": true` does the same for that request).
     pub allow_syntax_errors: bool,
-    /// str-replace: refuse files larger than this many MiB (`None`: the tool's 10).
+    /// Refuse files larger than this many MiB, for a dialect with such a bound (`None`: its
+    /// own default; the text-editor tool's is 10).
     pub max_file_mb: Option<u64>,
-    /// apply-patch: let `*** Add File:` and `*** Move to:` replace an existing file
-    /// (`--overwrite`; refused with E_FILE_EXISTS otherwise).
+    /// Let a patch that adds a file, or moves one, replace an existing file (`--overwrite`;
+    /// refused with E_FILE_EXISTS otherwise; the V4A patch's `*** Add File:`/`*** Move to:`).
     pub overwrite: bool,
     /// The reply carries the fresh anchors of every changed region in `files[].anchors` (on
     /// by default; the MCP server and `--json` show them). For lineid-json, whose seed reply
     /// shows none, it also makes the result a version the session has seen (recorded), so the
     /// next edit may use those anchors; the plain CLI turns it off unless `--show-anchors`.
     pub fresh_anchors: bool,
-    /// `edit --show-anchors`: where the dialect's text shows no fresh anchors (lineid-json,
-    /// apply-patch, hash-json's `Anchors omitted`, str-replace's `create`), append them
+    /// `edit --show-anchors`: where the dialect's text shows no fresh anchors
+    /// ([`hashline_apply::Dialect::shows_anchors_in_reply`]), append them
     /// ([`hashline_apply::anchors::render_block`]). Implies `fresh_anchors`.
     pub show_anchors: bool,
 }
@@ -395,76 +395,26 @@ impl Engine {
 
     /// [`Engine::edit`] with every option.
     pub fn edit_with(&self, input: &str, dialect: Dialect, options: &EditOptions) -> Outcome {
-        let dry_run = options.dry_run;
         let guard = hashline_apply::guard::GuardOptions {
             syntax: Some(&self.syntax),
             allow_syntax_errors: options.allow_syntax_errors,
         };
-        // The reply keeps fresh anchors only when asked (`--json`, MCP, `--show-anchors`):
-        // otherwise no dialect computes them.
-        let fresh_anchors = options.fresh_anchors || options.show_anchors;
-        let skip_anchors = !fresh_anchors;
-        match dialect.resolve(input) {
-            Dialect::Hashline | Dialect::Auto => {
-                if let Some(outcome) = json_lookalike(input) {
-                    return outcome;
-                }
-                let resolver: &dyn BlockResolver = &self.resolver;
-                let opts = hl::EditOptions {
-                    resolver: Some(resolver),
-                    dry_run,
-                    guard,
-                    skip_anchors,
-                };
-                hl::edit(self.disk(), self.store(), input, &opts)
-            }
-            Dialect::HashJson => hash_json::edit(
-                self.disk(),
-                self.store(),
-                input,
-                &hash_json::EditOptions {
-                    dry_run,
-                    guard,
-                    skip_anchors,
-                },
-            ),
-            Dialect::LineidJson => lineid_json::edit(
-                self.disk(),
-                self.store(),
-                input,
-                &lineid_json::EditOptions {
-                    dry_run,
-                    guard,
-                    fresh_anchors,
-                },
-            ),
-            Dialect::StrReplace => str_replace::edit(
-                self.disk(),
-                self.store(),
-                input,
-                &str_replace::EditOptions {
-                    dry_run,
-                    guard,
-                    max_bytes: options
-                        .max_file_mb
-                        .map_or(str_replace::DEFAULT_MAX_BYTES, |mb| {
-                            mb.saturating_mul(1024 * 1024)
-                        }),
-                    skip_anchors,
-                },
-            ),
-            Dialect::ApplyPatch => apply_patch::edit(
-                self.disk(),
-                self.store(),
-                input,
-                &apply_patch::EditOptions {
-                    dry_run,
-                    overwrite: options.overwrite,
-                    guard,
-                    skip_anchors,
-                },
-            ),
-        }
+        let resolver: &dyn BlockResolver = &self.resolver;
+        let run = RunOptions {
+            dry_run: options.dry_run,
+            guard,
+            resolver: Some(resolver),
+            // The reply keeps fresh anchors only when asked (`--json`, MCP, `--show-anchors`):
+            // otherwise no dialect computes them.
+            fresh_anchors: options.fresh_anchors || options.show_anchors,
+            max_file_mb: options.max_file_mb,
+            overwrite: options.overwrite,
+        };
+        let dialect = dialect
+            .resolve(input)
+            .get()
+            .unwrap_or(hashline_apply::registry::DIALECTS[0]);
+        dialect.edit(self.disk(), self.store(), input, &run)
     }
 
     /// `write PATH`: create or replace the whole file with `content` (kept byte for byte), then
@@ -609,27 +559,4 @@ fn parse_count(raw: Option<&str>) -> Result<Option<usize>, String> {
             )),
         },
     }
-}
-
-/// Input that starts like JSON but is not a JSON object: say so instead of letting the
-/// hashline parser complain about a missing `¶` header.
-fn json_lookalike(input: &str) -> Option<Outcome> {
-    let trimmed = input.trim_start_matches('\u{feff}').trim_start();
-    if !trimmed.starts_with('{') {
-        return None;
-    }
-    let reason = match serde_json::from_str::<serde_json::Value>(trimmed) {
-        Ok(serde_json::Value::Object(_)) => {
-            "it has neither `filePath` (lineid-json) nor `path`/`edits` (hash-json)".to_string()
-        }
-        Ok(_) => "it is not a JSON object".to_string(),
-        Err(e) => format!("it does not parse as JSON ({e})"),
-    };
-    Some(Outcome::refused(
-        ErrorCode::BadShape,
-        format!(
-            "The edit input looks like JSON, but {reason}. Send {{\"path\": …, \"edits\": […]}} (hash-json), \
-             {{\"filePath\": …, \"edits\": […]}} (lineid-json), or a hashline patch starting with ¶PATH#TAG. Nothing was written."
-        ),
-    ))
 }

@@ -13,7 +13,10 @@ use crate::{Dialect, EditOptions};
 /// successful reply whose text shows none (the dialects leave the anchors out unless asked).
 pub(crate) fn present(outcome: &mut Outcome, dialect: Dialect, options: &EditOptions) {
     // Without `fresh_anchors` the dialects computed none (`skip_anchors`).
-    if !options.show_anchors || !outcome.ok || text_shows_anchors(dialect, &outcome.text) {
+    let shown = dialect
+        .get()
+        .is_none_or(|d| d.shows_anchors_in_reply(outcome));
+    if !options.show_anchors || !outcome.ok || shown {
         return;
     }
     let block = bounded_block(&outcome.files);
@@ -68,19 +71,6 @@ fn bounded_block(files: &[FileReport]) -> String {
         ));
     }
     block
-}
-
-/// Whether the seed's reply already holds the anchors the next edit needs: the hashline
-/// language's numbered diff under the new `¶PATH#TAG`, hash-json's `--- Anchors ---` block,
-/// str-replace's `cat -n` snippet. lineid-json's `Updated PATH` and apply-patch's summary show
-/// none.
-fn text_shows_anchors(dialect: Dialect, text: &str) -> bool {
-    match dialect {
-        Dialect::Hashline | Dialect::Auto => true,
-        Dialect::HashJson => text.contains("--- Anchors ---"),
-        Dialect::StrReplace => text.contains("Here's the result of running `cat -n`"),
-        Dialect::LineidJson | Dialect::ApplyPatch => false,
-    }
 }
 
 /// A refused hashline patch of several sections says that nothing was written: the refusal

@@ -57,7 +57,7 @@ impl GrammarFormat {
 /// The header is one terminal (`FILE_REF`: the path, `#`, the tag), so a path holding `#` is
 /// split at its last `#` by the regex, not by a greedy lexer. A path is bare — no control,
 /// quote or line/paragraph-separator or bidirectional character; it neither starts nor ends
-/// with white space and does not start with `*` (the parser strips apply_patch noise there) —
+/// with white space and does not start with `*` (the parser strips V4A header noise there) —
 /// or quoted in `"…"` or `'…'` (then it may hold the other quote and end with a space).
 pub const HASHLINE_LARK: &str = r##"// hashline patch, canonical form (see `hashline grammar --help`)
 start: begin_patch file_patch+ end_patch
@@ -175,25 +175,25 @@ fn lineid_json_schema() -> serde_json::Value {
 
 /// The grammar of `dialect` in `format`, or why that pair does not exist.
 pub fn grammar(dialect: Dialect, format: GrammarFormat) -> Result<String, String> {
-    match (dialect, format) {
-        (Dialect::Hashline | Dialect::Auto, GrammarFormat::Lark) => Ok(HASHLINE_LARK.to_string()),
-        (Dialect::Hashline | Dialect::Auto, GrammarFormat::Gbnf) => Ok(HASHLINE_GBNF.to_string()),
-        (Dialect::HashJson, GrammarFormat::JsonSchema) => Ok(pretty(&hash_json_schema())),
-        (Dialect::LineidJson, GrammarFormat::JsonSchema) => Ok(pretty(&lineid_json_schema())),
-        (Dialect::Hashline | Dialect::Auto, GrammarFormat::JsonSchema) => {
+    // `auto` is the registry's first dialect, the one it falls back to.
+    let dialect = dialect
+        .get()
+        .unwrap_or(hashline_apply::registry::DIALECTS[0]);
+    match (dialect.name(), format) {
+        ("hashline", GrammarFormat::Lark) => Ok(HASHLINE_LARK.to_string()),
+        ("hashline", GrammarFormat::Gbnf) => Ok(HASHLINE_GBNF.to_string()),
+        ("hash-json", GrammarFormat::JsonSchema) => Ok(pretty(&hash_json_schema())),
+        ("lineid-json", GrammarFormat::JsonSchema) => Ok(pretty(&lineid_json_schema())),
+        ("hashline", GrammarFormat::JsonSchema) => {
             Err("the hashline language is text, not JSON: use --format lark or gbnf".to_string())
         }
-        (Dialect::ApplyPatch, _) => Err(
-            "apply-patch is OpenAI's V4A format: its grammar is Codex's (not shipped here)"
-                .to_string(),
-        ),
-        (Dialect::StrReplace, _) => Err(
-            "str-replace is Anthropic's text-editor tool: its input schema is the tool's own (not shipped here)"
-                .to_string(),
-        ),
-        (Dialect::HashJson | Dialect::LineidJson, _) => {
+        ("hash-json" | "lineid-json", _) => {
             Err("the JSON dialects have a JSON Schema: use --format json-schema".to_string())
         }
+        (other, _) => Err(format!(
+            "{other} is not a language of hashline's own: its grammar is its tool's (not shipped \
+             here)"
+        )),
     }
 }
 

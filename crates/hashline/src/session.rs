@@ -208,12 +208,10 @@ impl Session {
         match std::str::from_utf8(input) {
             Ok(text) => self.edit(text, dialect, options),
             Err(_) => {
-                let text = if dialect == Dialect::ApplyPatch {
-                    // Codex's refusal of a patch that is not UTF-8.
-                    "Error: apply_patch requires a UTF-8 PATCH argument."
-                } else {
-                    "The patch is not valid UTF-8 text: send it as UTF-8. Nothing was written."
-                };
+                // In the dialect's seed's words where it has its own.
+                let text = dialect
+                    .get()
+                    .map_or(hashline_apply::dialect::NOT_UTF8, |d| d.not_utf8());
                 Response::from_outcome(Outcome::refused(ErrorCode::Parse, text))
             }
         }

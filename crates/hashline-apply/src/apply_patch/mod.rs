@@ -15,12 +15,14 @@
 //! * `front`: the executor's front end (hunks per file, played in patch order).
 //! * `texts`: Codex's summary and error texts, and ours. `error`: [`ApError`].
 
+mod dialect;
 mod error;
 mod front;
 mod lower;
 mod seek;
 mod texts;
 
+pub use dialect::DIALECT;
 pub use error::ApError;
 
 use hashline_state::SnapshotStore;

@@ -147,7 +147,7 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
 
 /// The first of two neighbouring rows at either end of a replace that are both the range's own
 /// line at that end (something beyond a closer): the payload restates that line as context
-/// and then echoes it (a str-replace `new_str` that repeats its first context line), where the
+/// and then echoes it (a text-editor `new_str` that repeats its first context line), where the
 /// text read never has that line twice in a row. Rows doubled elsewhere are left alone: real
 /// code and test data repeat lines on purpose.
 fn doubled_row(s: &Subject<'_>, edit: &Edit) -> Option<usize> {

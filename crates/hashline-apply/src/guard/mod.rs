@@ -117,7 +117,7 @@ pub(crate) struct Subject<'a> {
     pub anchor: &'a dyn Fn(usize) -> String,
     /// Names an edit the way the request did (`replace 5..7`, `edits[0]`).
     pub label: &'a dyn Fn(&Edit) -> String,
-    /// The dialect sends one hunk per call by design (str-replace): a multi-hunk change
+    /// The dialect sends one hunk per call by design (the text-editor tool): a multi-hunk change
     /// passes through intermediate texts ([`syntax`] judges their errors by that).
     pub one_hunk_per_call: bool,
     /// The ranges the edits replace, sorted and merged: [`Subject::survives`] is a binary

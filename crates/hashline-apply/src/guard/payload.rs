@@ -112,7 +112,7 @@ fn lineid_anchor(edit: &Edit) -> Option<String> {
 }
 
 /// `(N, rest)` for a row `N:rest` (the hashline read format) or `   N\trest` (a `cat -n` row,
-/// str-replace's `view`).
+/// the text-editor tool's `view`).
 fn numbered(row: &str) -> Option<(usize, &str)> {
     // `cat -n` right-aligns the number in six columns and puts a tab after it.
     let padded = row.trim_start_matches(' ');

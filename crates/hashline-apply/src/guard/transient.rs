@@ -1,8 +1,9 @@
-//! A syntax error of one step of a multi-call change (str-replace sends one hunk per call).
+//! A syntax error of one step of a multi-call change (the text-editor tool sends one hunk per
+//! call).
 //!
 //! A change that rewrites a block's header (`test('x', async t => {` becoming
 //! `const f = async t => {`, `try:` becoming `with …:`) also rewrites its closer, further down;
-//! a str-replace model sends that as a second call, so between the two calls the new header
+//! a text-editor model sends that as a second call, so between the two calls the new header
 //! meets the old closer and the text does not parse. That error is the structure's, not the
 //! payload's: the call swapped one open block for another and touched no closer. It is let
 //! through when

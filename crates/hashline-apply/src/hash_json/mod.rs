@@ -17,6 +17,7 @@
 //! * §12: the retired `oldText`/`replace_text` shape is `E_LEGACY_SHAPE` with a correct message.
 
 mod checks;
+mod dialect;
 mod engine;
 mod outline;
 mod plan;
@@ -26,6 +27,7 @@ mod refusal;
 mod resolve;
 mod response;
 
+pub use dialect::DIALECT;
 pub use engine::{edit, EditOptions};
 pub use refusal::Refusal;
 

@@ -14,6 +14,7 @@
 //! `engine` (the front end of `crate::pipeline::execute`), `result` (tool text).
 
 mod apply;
+mod dialect;
 mod engine;
 mod error;
 mod lower;
@@ -27,6 +28,7 @@ mod section;
 #[cfg(test)]
 mod test_support;
 
+pub use dialect::DIALECT;
 use hashline_core::{BlockResolver, ErrorCode, Pieces};
 use hashline_state::SnapshotStore;
 

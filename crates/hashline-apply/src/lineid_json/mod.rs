@@ -16,6 +16,7 @@
 //! exist is refused too (the peer writes the new path, then fails to remove the missing one).
 
 mod autocorrect;
+mod dialect;
 mod error;
 mod execute;
 mod overlap;
@@ -24,6 +25,7 @@ mod plan;
 mod rebase;
 mod report;
 
+pub use dialect::DIALECT;
 pub use error::EngineError;
 pub use execute::{edit, read};
 

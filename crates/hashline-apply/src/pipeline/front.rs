@@ -202,7 +202,7 @@ pub(crate) trait FrontEnd {
         false
     }
     /// The dialect sends one hunk per call by design, so a multi-hunk change passes through
-    /// intermediate texts (str-replace).
+    /// intermediate texts (the text-editor tool).
     fn one_hunk_per_call(&self) -> bool {
         false
     }

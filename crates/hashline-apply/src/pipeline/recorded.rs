@@ -1,8 +1,8 @@
 //! Stale safety for text-matching dialects (DEVIATIONS §27, by way of §1): plan on the
 //! version the session recorded, carry the plan onto the live text, or refuse.
 //!
-//! A dialect that finds its place by matching text (`str_replace`'s `old_str`, `insert_line`,
-//! an `apply_patch` chunk's context) must not match blindly against a file that changed since
+//! A dialect that finds its place by matching text (the text-editor tool's `old_str`, `insert_line`,
+//! a V4A patch chunk's context) must not match blindly against a file that changed since
 //! the model last saw it. The flow, for any such dialect:
 //!
 //! 1. [`basis`]: which text to match in. [`Basis::Live`] when the session never recorded the
@@ -99,7 +99,7 @@ pub(crate) fn carry_onto(
 
 /// The one merge between two texts, without the session: `edits`, planned in the lines of
 /// `recorded`, in the lines of `live`, or which of them cannot be carried. A front end that
-/// plays several steps on one file (apply-patch's hunks, in patch order) carries each step
+/// plays several steps on one file (a V4A patch's hunks, in patch order) carries each step
 /// from the recorded text as the steps before it left it onto the disk text as they left it,
 /// and calls [`forget`] with the disk text when it refuses.
 pub(crate) fn carry_between(

@@ -34,7 +34,7 @@ pub(crate) struct Front<'a> {
     pub label: &'a dyn Fn(&Edit) -> String,
     /// The request's own `allowSyntaxErrors` (added to the call's guard options).
     pub allow_syntax_errors: bool,
-    /// The dialect sends one hunk per call by design (str-replace).
+    /// The dialect sends one hunk per call by design (the text-editor tool).
     pub one_hunk_per_call: bool,
 }
 

@@ -14,11 +14,13 @@
 //! carried onto the disk (`pipeline::recorded`) or refused with fresh context; an edit
 //! of a file never viewed says so (`W_UNREAD`).
 
+mod dialect;
 mod front;
 mod listing;
 mod matching;
 mod texts;
 
+pub use dialect::DIALECT;
 use hashline_core::ErrorCode;
 use hashline_state::{SnapshotStore, UndoEntry};
 use hashline_syntax::str_replace::{parse_request, Command, RequestError};

@@ -8,7 +8,7 @@ pub type TagText = String;
 /// One `¶PATH#TAG` section after splitting (same-path sections already merged).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Section {
-    /// The normalized path as written (quotes and apply_patch noise stripped).
+    /// The normalized path as written (quotes and V4A noise stripped).
     pub path: String,
     /// The tag, upper-cased, if the header carried a valid 4-hex one.
     pub tag: Option<TagText>,

@@ -4,7 +4,7 @@
 //! spelling variants.
 
 use super::ast::{HunkOp, ParsedBody, Section};
-use super::header::{strip_apply_patch_noise, PILCROW};
+use super::header::{strip_v4a_noise, PILCROW};
 use super::js_text::is_js_space;
 
 /// `sections` (each with its parsed body) in canonical form: `*** Begin Patch`, then per
@@ -53,13 +53,12 @@ pub fn canonical(sections: &[(Section, ParsedBody)]) -> Option<String> {
 /// How `path` is written in a canonical header: bare when it can be (it neither starts nor
 /// ends with white space, holds no quote), else in `"…"` or, when it holds `"`, in `'…'`.
 /// `None` for a path no header can name exactly: empty, holding a control, line-separator or
-/// bidirectional character (the engine refuses those names), starting with `*` or apply_patch
+/// bidirectional character (the engine refuses those names), starting with `*` or V4A
 /// noise such as `Update File:` (the parser strips both, even inside quotes), or holding both
 /// quotes. A path starting or ending with white space is quoted.
 pub fn canonical_path(path: &str) -> Option<String> {
     // White space alone is kept inside quotes; any other noise is stripped even there.
-    let noise_free =
-        strip_apply_patch_noise(path).len() == path.trim_start_matches(is_js_space).len();
+    let noise_free = strip_v4a_noise(path).len() == path.trim_start_matches(is_js_space).len();
     if path.is_empty() || !noise_free || hashline_core::name::check(path).is_err() {
         return None;
     }

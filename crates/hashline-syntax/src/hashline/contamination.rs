@@ -22,7 +22,7 @@ pub(crate) fn contamination(line: &str) -> Option<String> {
         return None;
     }
     if SENTINELS.iter().any(|s| text.starts_with(s)) {
-        return Some(messages::apply_patch_sentinel(text));
+        return Some(messages::v4a_sentinel(text));
     }
     if is_unified_diff_header(text) {
         return Some(messages::UNIFIED_DIFF_IN_BODY.to_string());

@@ -1,5 +1,5 @@
 //! `¶PATH#TAG` header lines (hashline.md §b "Section header rules"): the strict form, the
-//! recovery parse that strips apply_patch path noise, and path normalization.
+//! recovery parse that strips V4A path noise, and path normalization.
 
 use super::js_text::{ascii_trim_end, is_ascii_space, is_js_space, js_trim, js_trim_end};
 use super::messages;
@@ -97,7 +97,7 @@ pub(crate) fn strict(line: &str) -> Option<(&str, Option<String>)> {
 /// The recovery parse: noise-stripped text after `¶` must be one white-space-free token,
 /// optionally ending in `#` + 4 hex (the path match is lazy, so anything else is all path).
 fn recovered(trimmed: &str, cwd: Option<&str>) -> Option<HeaderLine> {
-    let body = strip_apply_patch_noise(js_trim(trimmed.strip_prefix(PILCROW)?));
+    let body = strip_v4a_noise(js_trim(trimmed.strip_prefix(PILCROW)?));
     if body.is_empty() || body.chars().any(is_js_space) {
         return None;
     }
@@ -115,14 +115,14 @@ fn recovered(trimmed: &str, cwd: Option<&str>) -> Option<HeaderLine> {
 }
 
 /// Path normalization of both forms: trim, drop one pair of matching surrounding quotes,
-/// strip apply_patch noise (inside quotes, white space alone is kept), and make an absolute
+/// strip V4A noise (inside quotes, white space alone is kept), and make an absolute
 /// path inside `cwd` cwd-relative.
 pub(crate) fn normalize_path(raw: &str, cwd: Option<&str>) -> String {
     let trimmed = js_trim(raw);
     let inner = unquote(trimmed);
-    let stripped = strip_apply_patch_noise(inner);
+    let stripped = strip_v4a_noise(inner);
     // Inside quotes white space is part of the name (`read` quotes ` notes.txt` so): only
-    // apply_patch noise is stripped there, not a leading space alone.
+    // V4A noise is stripped there, not a leading space alone.
     let quoted = inner.len() != trimmed.len();
     let unquoted = if quoted && stripped == inner.trim_start_matches(is_js_space) {
         inner
@@ -146,7 +146,7 @@ fn unquote(s: &str) -> &str {
 
 /// `^\*{0,3}\s*(?:(?:update|add|delete|move)[^A-Za-z0-9]*(?:file|to)?[^A-Za-z0-9]*:)?\s*\*{0,3}\s*`
 /// (case-insensitive), removed from the front of `s`.
-pub(crate) fn strip_apply_patch_noise(s: &str) -> &str {
+pub(crate) fn strip_v4a_noise(s: &str) -> &str {
     let mut rest = skip_stars(s).trim_start_matches(is_js_space);
     if let Some(after) = keyword_block(rest) {
         rest = after;
@@ -293,7 +293,7 @@ mod tests {
     }
 
     #[test]
-    fn apply_patch_noise_variants() {
+    fn v4a_noise_variants() {
         for noisy in [
             "Update File:foo.ts",
             "Update:foo.ts",
@@ -308,16 +308,13 @@ mod tests {
             "***Update File:foo.ts",
             "*** Update File: *** foo.ts",
         ] {
-            assert_eq!(strip_apply_patch_noise(noisy), "foo.ts", "{noisy:?}");
+            assert_eq!(strip_v4a_noise(noisy), "foo.ts", "{noisy:?}");
         }
-        assert_eq!(
-            strip_apply_patch_noise("Update File foo.ts"),
-            "Update File foo.ts"
-        );
-        assert_eq!(strip_apply_patch_noise("updater:foo.ts"), "updater:foo.ts");
-        assert_eq!(strip_apply_patch_noise("Update: a:b.ts"), "a:b.ts");
-        assert_eq!(strip_apply_patch_noise("Update File:: x"), "x");
-        assert_eq!(strip_apply_patch_noise("****a.ts"), "a.ts");
+        assert_eq!(strip_v4a_noise("Update File foo.ts"), "Update File foo.ts");
+        assert_eq!(strip_v4a_noise("updater:foo.ts"), "updater:foo.ts");
+        assert_eq!(strip_v4a_noise("Update: a:b.ts"), "a:b.ts");
+        assert_eq!(strip_v4a_noise("Update File:: x"), "x");
+        assert_eq!(strip_v4a_noise("****a.ts"), "a.ts");
     }
 
     #[test]

@@ -73,8 +73,8 @@ pub fn overlap(anchor: u64, earlier_header_line: usize) -> String {
     )
 }
 
-/// An apply_patch file sentinel (`*** Update File:` …) inside a body.
-pub fn apply_patch_sentinel(text: &str) -> String {
+/// A V4A file sentinel (`*** Update File:` …) inside a body.
+pub fn v4a_sentinel(text: &str) -> String {
     format!(
         "apply_patch sentinel {} is not valid in hashline. File sections start with `¶path#HASH` (no `Update File:` / `Add File:` keyword). Use `replace N..M:`, `delete N..M`, or `insert before|after|head|tail:` ops.",
         json_quote_preview(text, PREVIEW_UNITS)
@@ -177,7 +177,7 @@ mod tests {
             "Conflicting hashline snapshot tags for a.ts: #1A2B and #3C4D. Re-read the file and retry with one current header."
         );
         assert_eq!(
-            apply_patch_sentinel(&"*** Update File: ".repeat(4)),
+            v4a_sentinel(&"*** Update File: ".repeat(4)),
             format!(
                 "apply_patch sentinel \"{}…\" is not valid in hashline. File sections start with `¶path#HASH` (no `Update File:` / `Add File:` keyword). Use `replace N..M:`, `delete N..M`, or `insert before|after|head|tail:` ops.",
                 &"*** Update File: ".repeat(4)[..48]

@@ -6,6 +6,8 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{ArgGroup, ColorChoice, Parser, Subcommand};
 use hashline::grammar::GrammarFormat;
 use hashline::{Anchors, AstEditOptions, Dialect, PreviewId};
+use hashline_apply::anchors::AnchorForm;
+use hashline_apply::registry;
 
 /// Read files with anchors; apply small anchored patches exactly, or refuse them with a reason.
 ///
@@ -82,39 +84,21 @@ pub enum Command {
     },
     /// Apply one patch read from FILE or standard input.
     ///
-    /// Five patch formats are accepted; `--dialect auto` (the default) tells them apart:
-    ///
-    ///   hashline     the hashline language (anchors of `read`, the default tag mode):
-    ///                `¶PATH#TAG` section headers, then `replace A..B:`, `insert after N:`,
-    ///                `insert before N:`, `insert head:`/`tail:`, `delete A..B`,
-    ///                `replace block N:` with `+ROW` rows; optional `*** Begin Patch` …
-    ///                `*** End Patch` around it. Detected: the first non-blank line starts with
-    ///                `¶` or is `*** Begin Patch` (not followed by a V4A header).
-    ///   apply-patch  OpenAI's V4A `apply_patch` text (`*** Begin Patch`, then `*** Update
-    ///                File:`, `*** Add File:`, `*** Delete File:`, `@@` chunks of ` `/`-`/`+`
-    ///                rows). Detected: `*** Begin Patch` followed by such a header.
-    ///   hash-json    {"path", "edits": [{"op": "replace"|"append"|"prepend", "start", "end",
-    ///                "pos", "lines"}]} with `HASH` anchors of `read --anchors hash`.
-    ///                Detected: a JSON object with `path` and `edits`.
-    ///   lineid-json  {"filePath", "edits": [{"op", "pos": "N#ID", "end", "lines"}],
-    ///                "delete"?, "rename"?} with anchors of `read --anchors lineid`.
-    ///                Detected: a JSON object with `filePath`.
-    ///   str-replace  the text-editor tool's request ({"command": "str_replace"|"insert"|
-    ///                "create"|"view"|"undo_edit", "path", "old_str", "new_str", …}).
-    ///                Detected: a JSON object with `command` and `path`.
+    /// Every patch format of the dialect registry is accepted;
+    /// `--dialect auto` (the default) tells them apart:
     ///
     /// The reply is the dialect's model-facing text; `--json` adds per file the new tag, the
     /// diff and `anchors` (fresh anchors of every changed region, for the next edit without a
     /// re-read). A refused edit writes nothing (exit 1).
-    #[command(verbatim_doc_comment)]
+    #[command(verbatim_doc_comment, long_about = edit_about())]
     Edit {
         /// The patch format (see above).
-        #[arg(long, default_value = "auto", value_parser = dialect_parser(EDIT_DIALECTS))]
+        #[arg(long, default_value = "auto", value_parser = dialect_parser(edit_dialects()))]
         dialect: Dialect,
-        /// str-replace: refuse files larger than N MiB (default 10, as the text-editor tool).
+        /// Refuse files larger than N MiB (default 10, as the text-editor tool).
         #[arg(long, value_name = "N")]
         max_file_mb: Option<u64>,
-        /// apply-patch: let `*** Add File:` and `*** Move to:` replace an existing file
+        /// Let a V4A patch's `*** Add File:` and `*** Move to:` replace an existing file
         /// (refused with E_FILE_EXISTS without it).
         #[arg(long)]
         overwrite: bool,
@@ -128,8 +112,8 @@ pub enum Command {
         allow_syntax_errors: bool,
         /// After a successful edit, also print the fresh anchors of every changed region
         /// (`--- Anchors PATH lines A-B ---` and the rows as the dialect's read shows them)
-        /// where the dialect's reply has none (lineid-json, apply-patch, hash-json's `Anchors
-        /// omitted`): the next edit can use them without a re-read. `--json` always carries
+        /// where the dialect's reply has none (lineid-json, a V4A patch's summary, hash-json's
+        /// `Anchors omitted`): the next edit can use them without a re-read. `--json` always carries
         /// them in `files[].anchors`.
         #[arg(long)]
         show_anchors: bool,
@@ -223,7 +207,7 @@ pub enum Command {
     Mcp {
         /// Default dialect of the tools (descriptions, read anchors, edit patches); a call may
         /// name its own: hashline, hash-json or lineid-json.
-        #[arg(long, default_value = "hashline", value_parser = dialect_parser(ANCHORED_DIALECTS))]
+        #[arg(long, default_value = "hashline", value_parser = dialect_parser(anchored_dialects()))]
         dialect: Dialect,
     },
     /// Register `hashline mcp` in an MCP client's configuration and print what was written:
@@ -278,7 +262,7 @@ pub enum Command {
         #[arg(long, value_parser = format_parser())]
         format: Option<GrammarFormat>,
         /// The dialect whose input the grammar describes.
-        #[arg(long, default_value = "hashline", value_parser = dialect_parser(ANCHORED_DIALECTS))]
+        #[arg(long, default_value = "hashline", value_parser = dialect_parser(anchored_dialects()))]
         dialect: Dialect,
     },
 }
@@ -339,17 +323,53 @@ fn parse_preview_id(s: &str) -> Result<PreviewId, String> {
     s.parse()
 }
 
-/// Every `edit --dialect`.
-const EDIT_DIALECTS: &[&str] = &[
-    "auto",
-    "hashline",
-    "hash-json",
-    "lineid-json",
-    "str-replace",
-    "apply-patch",
-];
-/// The dialects with a `read` anchor mode (`mcp`, `grammar`).
-const ANCHORED_DIALECTS: &[&str] = &["hashline", "hash-json", "lineid-json"];
+/// Every `edit --dialect`: `auto`, then the registry's dialects.
+fn edit_dialects() -> Vec<&'static str> {
+    Dialect::all().map(Dialect::as_str).collect()
+}
+
+/// The dialects with a `read` anchor mode (`mcp`, `grammar`), from the registry.
+fn anchored_dialects() -> Vec<&'static str> {
+    registry::DIALECTS
+        .iter()
+        .filter(|d| {
+            matches!(
+                d.read_form(),
+                AnchorForm::Tag | AnchorForm::Hash | AnchorForm::Lineid
+            )
+        })
+        .map(|d| d.name())
+        .collect()
+}
+
+/// `edit --help`: the doc comment with one paragraph per dialect of the registry, wrapped.
+fn edit_about() -> String {
+    let mut out = String::from(
+        "Apply one patch read from FILE or standard input.\n\n\
+         Every patch format of the dialect registry is accepted;\n\
+         `--dialect auto` (the default) tells them apart:\n\n",
+    );
+    for dialect in registry::DIALECTS {
+        let mut line = format!("  {:<12} ", dialect.name());
+        for word in dialect.describe().split(' ') {
+            if line.len() + word.len() > 92 && !line.trim().is_empty() && !line.ends_with("  ") {
+                out.push_str(line.trim_end());
+                out.push('\n');
+                line = " ".repeat(15);
+            }
+            line.push_str(word);
+            line.push(' ');
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out.push_str(
+        "\nThe reply is the dialect's model-facing text; `--json` adds per file the new tag, the\n\
+         diff and `anchors` (fresh anchors of every changed region, for the next edit without a\n\
+         re-read). A refused edit writes nothing (exit 1).",
+    );
+    out
+}
 
 /// `--format`: its values listed in help and errors.
 fn format_parser() -> impl TypedValueParser<Value = GrammarFormat> {
@@ -362,7 +382,7 @@ fn anchors_parser() -> impl TypedValueParser<Value = Anchors> {
 }
 
 /// `--dialect` with `values` listed in help and errors.
-fn dialect_parser(values: &'static [&'static str]) -> impl TypedValueParser<Value = Dialect> {
+fn dialect_parser(values: Vec<&'static str>) -> impl TypedValueParser<Value = Dialect> {
     PossibleValuesParser::new(values).try_map(|s| s.parse())
 }
 

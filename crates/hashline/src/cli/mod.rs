@@ -39,11 +39,9 @@ pub fn main() -> ExitCode {
     if let Command::Grammar { format, dialect } = &cli.command {
         // The notation each dialect has: Lark for the hashline language, a JSON Schema for
         // a JSON request.
-        let format = format.unwrap_or(match dialect {
-            hashline::Dialect::HashJson | hashline::Dialect::LineidJson => {
-                GrammarFormat::JsonSchema
-            }
-            _ => GrammarFormat::Lark,
+        let format = format.unwrap_or(match dialect.read_anchors() {
+            hashline::Anchors::Hash | hashline::Anchors::Lineid => GrammarFormat::JsonSchema,
+            hashline::Anchors::Tag => GrammarFormat::Lark,
         });
         return output::print(&hashline::grammar::response(*dialect, format), cli.json);
     }

@@ -363,9 +363,9 @@ pub(crate) fn kind(v: &serde_json::Value) -> &'static str {
 /// The dialect whose anchors a `read` or `write` shows: the call's own `dialect`, else (and
 /// for `auto`) the server's.
 fn pick(server: Dialect, call: Option<&str>) -> Result<Dialect, String> {
-    match call.map(str::parse).transpose()? {
-        None | Some(Dialect::Auto) => Ok(server),
-        Some(d) => Ok(d),
+    match call.map(str::parse::<Dialect>).transpose()? {
+        Some(d) if d != Dialect::Auto => Ok(d),
+        _ => Ok(server),
     }
 }
 

@@ -1,5 +1,5 @@
 //! What a reply text over MCP must show besides the engine's text: every warning (issue 26
-//! item 3). Some dialects' seed texts (lineid-json's `Updated PATH`, apply-patch's summary)
+//! item 3). Some dialects' seed texts (lineid-json's `Updated PATH`, a V4A patch's summary)
 //! leave warnings out, so they were only in the structured result; a client that forwards the
 //! text alone hid them from the model. The warnings added here are bounded.
 

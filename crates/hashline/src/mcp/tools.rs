@@ -98,7 +98,19 @@ fn tool(
 
 /// Every dialect the server takes, for the `dialect` properties.
 fn dialects() -> Vec<&'static str> {
-    Dialect::ALL.iter().map(|d| d.as_str()).collect()
+    Dialect::all().map(Dialect::as_str).collect()
+}
+
+/// How `auto` tells the dialects apart, from the registry: each dialect's one line.
+fn detection() -> String {
+    let each: Vec<String> = hashline_apply::registry::DIALECTS
+        .iter()
+        .map(|d| format!("{}: {}", d.name(), d.describe()))
+        .collect();
+    format!(
+        "The patch's dialect. Default auto: told from the patch itself. {}",
+        each.join(" ")
+    )
 }
 
 fn dialect_property(what: &str) -> Value {
@@ -127,13 +139,13 @@ fn edit_schema() -> Value {
     json!({
         "type": "object",
         "properties": {
-            "patch": {"type": "string", "description": "The whole patch as text: a hashline patch, an apply-patch (V4A) patch, or a JSON dialect's request as JSON text. Give this or `request`."},
-            "request": {"type": "object", "description": "A JSON dialect's request (hash-json, lineid-json, str-replace) as an object, instead of `patch`: no escaping into a string."},
+            "patch": {"type": "string", "description": "The whole patch as text, in any dialect `dialect` lists (a JSON dialect's request as JSON text). Give this or `request`."},
+            "request": {"type": "object", "description": "A JSON dialect's request as an object, instead of `patch`: no escaping into a string."},
             "dialect": {
                 "type": "string",
                 "enum": dialects(),
                 "default": "auto",
-                "description": "The patch's dialect. Default auto: told from the patch itself (`*** Begin Patch` + `*** Update File:` is apply-patch, `¶PATH#TAG` hashline, a JSON object with filePath lineid-json, with command and path str-replace, with path and edits hash-json).",
+                "description": detection(),
             },
             "dryRun": {"type": "boolean", "description": "Check everything and show the diff; write nothing."},
             "allowSyntaxErrors": {"type": "boolean", "description": "Let an edit land that a guard would refuse (a syntax error it adds, an indentation or range-boundary check): a deliberate intermediate state. The same field as in the JSON dialects' requests."},
