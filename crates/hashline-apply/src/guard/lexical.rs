@@ -63,6 +63,14 @@ impl Family {
     }
 }
 
+/// Whether the file at `path` is Markdown (the one prose format where a leading `+` is a
+/// bullet and a line break inside a paragraph carries markup).
+pub(crate) fn is_markdown(path: &str) -> bool {
+    [".md", ".markdown", ".mdx"]
+        .iter()
+        .any(|e| path.ends_with(e))
+}
+
 /// The leading white space of `line`.
 pub(crate) fn indent(line: &str) -> &str {
     &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]

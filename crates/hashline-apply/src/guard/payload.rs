@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use hashline_core::{Edit, EditKind, ErrorCode};
 
-use super::lexical::{indent, is_blank, without_strings, Family};
+use super::lexical::{indent, is_blank, is_markdown, without_strings, Family};
 use super::{refuse, GuardRefusal, Subject};
 
 /// How many lines around an edit count as "what the model was looking at" for diff rows.
@@ -318,10 +318,8 @@ fn one_marked_row(s: &Subject<'_>, edit: &Edit, row: &str, family: Family) -> bo
     if family == Family::Prose {
         // Only Markdown gives `+` a meaning (a bullet, with its space); plain text may start a
         // line with one.
-        let markdown = [".md", ".markdown", ".mdx"]
-            .iter()
-            .any(|e| s.path.ends_with(e));
-        return markdown && rest.starts_with(|c: char| c.is_alphabetic() || "[*_`!<#>".contains(c));
+        return is_markdown(s.path)
+            && rest.starts_with(|c: char| c.is_alphabetic() || "[*_`!<#>".contains(c));
     }
     let ind = indent(rest);
     if ind.is_empty() {
@@ -352,6 +350,7 @@ fn literal_newline(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<Strin
                     && !line[..at].ends_with('\\')
             })
     };
+    let markdown = family == Family::Prose && is_markdown(s.path);
     let joins = |line: &str| {
         if !line.contains("\\n") {
             return false;
@@ -380,10 +379,7 @@ fn literal_newline(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<Strin
             let tail_indent = indent(tail);
             // In Markdown (outside code spans) a `\n` before white space, markup (a quote,
             // a fence, a setext underline, a list) or a capital starts the next line.
-            let prose_line = family == Family::Prose
-                && [".md", ".markdown", ".mdx"]
-                    .iter()
-                    .any(|e| s.path.ends_with(e))
+            let prose_line = markdown
                 && tail.starts_with(|c: char| {
                     c.is_whitespace() || c.is_uppercase() || "-*+>#|=`".contains(c)
                 });

@@ -354,9 +354,11 @@ fn code_seam(
     style: &dyn Fn() -> Style,
 ) -> Option<String> {
     let code = code_part(row, family);
-    if let Some(seam) = spaced_open(&code).or_else(|| spaced_close(&code)) {
+    let spaced = spaced_open(&code)
+        .map(|seam| (seam, true))
+        .or_else(|| spaced_close(&code).map(|seam| (seam, false)));
+    if let Some((seam, open)) = spaced {
         let st = style();
-        let open = spaced_open(&code).is_some();
         let seen = if open {
             st.spaced_open
         } else {
