@@ -98,8 +98,8 @@ pub fn render_row(line_number: usize, content: &str) -> String {
 /// `read --anchors lineid`: one `N#ID|content` row per line of the LF-normalized text, each
 /// followed by `\n`. `offset` is the 1-based first line shown (default 1), `limit` the most rows
 /// shown (default all); either way one page shows at most the [read budget](crate::page). When
-/// lines remain after the shown ones, `\n[<k> more lines in file. Use :<n> to continue]\n`
-/// follows (the CLI's `read PATH:<n>` continues there). An empty text, or an offset past the
+/// lines of the file remain after the shown ones ([`more_lines`](crate::tag::more_lines)),
+/// `\n[<k> more lines in file. Use :<n> to continue]\n` follows (the CLI's `read PATH:<n>` continues there). An empty text, or an offset past the
 /// end, renders nothing.
 pub fn render_read(text: &str, offset: Option<usize>, limit: Option<usize>) -> String {
     let lines = canonical_lines(text);
@@ -121,10 +121,10 @@ pub fn render_read(text: &str, offset: Option<usize>, limit: Option<usize>) -> S
         out.push('\n');
         last = i + 1;
     }
-    if last >= first && last < lines.len() {
+    let more = crate::tag::more_lines(text, lines.len(), last);
+    if last >= first && more > 0 {
         out.push_str(&format!(
-            "\n[{} more lines in file. Use :{} to continue]\n",
-            lines.len() - last,
+            "\n[{more} more lines in file. Use :{} to continue]\n",
             last + 1
         ));
     }
@@ -236,7 +236,7 @@ mod tests {
         let page = render_read(&big, None, None);
         assert_eq!(page.lines().filter(|l| l.contains('|')).count(), 2000);
         assert!(page.ends_with(&format!(
-            "\n2000#{}|x\n\n[1001 more lines in file. Use :2001 to continue]\n",
+            "\n2000#{}|x\n\n[1000 more lines in file. Use :2001 to continue]\n",
             line_id(2000, "x")
         )));
         assert_eq!(render_read("a", Some(9), None), "");

@@ -181,7 +181,7 @@ pub fn line_count(text: &str) -> usize {
 ///   maximum number of lines (default: all; `0` is read as 1). Either way one page shows at most
 ///   the [read budget](crate::page) (whole rows only).
 /// * The final empty line of a newline-terminated file is shown as `N:`.
-/// * When lines remain after the shown ones, a footer
+/// * When lines of the file remain after the shown ones ([`more_lines`]), a footer
 ///   `[<k> more lines in file. Use :<n> to continue]` follows the rows (the seed's text; the
 ///   CLI's `read PATH:<n>` continues there).
 /// * A start beyond the end yields the seed's refusal text
@@ -244,15 +244,23 @@ pub fn render_read_counted(
         let _ = write!(out, "\n{}:{}", index + 1, line);
         last = index + 1;
     }
-    if last < total {
+    let more = more_lines(text, total, last);
+    if more > 0 {
         let _ = write!(
             out,
-            "\n\n[{} more lines in file. Use :{} to continue]",
-            total - last,
+            "\n\n[{more} more lines in file. Use :{} to continue]",
             last + 1
         );
     }
     out
+}
+
+/// How many lines of the file follow row `last` of `rows` rows: the empty row after a final
+/// newline is a row (an anchor) but not a line, so a 5,000-line file read to row 2,000 has
+/// 3,000 more lines in every read mode, and a page that ends on the last line has no footer.
+pub fn more_lines(text: &str, rows: usize, last: usize) -> usize {
+    let lines = if text.ends_with('\n') { rows - 1 } else { rows };
+    lines.saturating_sub(last)
 }
 
 #[cfg(test)]
@@ -398,11 +406,11 @@ mod tests {
             page.lines().filter(|l| l.ends_with(":x")).count(),
             MAX_LINES
         );
-        assert!(page.ends_with("\n2000:x\n\n[3001 more lines in file. Use :2001 to continue]"));
+        assert!(page.ends_with("\n2000:x\n\n[3000 more lines in file. Use :2001 to continue]"));
         let wide = format!("{}\n", "y".repeat(1000)).repeat(100);
         let page = render_read("f", &wide, Some(3), Some(1000));
         assert!(page.len() <= MAX_BYTES + 100, "{}", page.len());
-        assert!(page.ends_with("[48 more lines in file. Use :54 to continue]"));
+        assert!(page.ends_with("[47 more lines in file. Use :54 to continue]"));
         let long = "z".repeat(MAX_BYTES * 2) + "\nshort";
         let page = render_read("f", &long, None, None);
         assert!(page.ends_with("[1 more lines in file. Use :2 to continue]"));

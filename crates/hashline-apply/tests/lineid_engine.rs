@@ -57,7 +57,7 @@ fn read_renders_rows_and_records_the_text() {
     // A window that leaves lines after it names where to continue (the read budget's hint).
     assert_eq!(
         out.text,
-        "2#XH|b\n\n[2 more lines in file. Use :3 to continue]\n"
+        "2#XH|b\n\n[1 more lines in file. Use :3 to continue]\n"
     );
     let missing = read(&s.ws, &s.store, "nope.txt", None, None);
     assert_eq!(

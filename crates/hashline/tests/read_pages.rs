@@ -39,7 +39,7 @@ fn tag_mode_pages_and_its_hint_continues() {
         first
             .stdout
             .trim_end()
-            .ends_with("\n2000:line 2000\n\n[3001 more lines in file. Use :2001 to continue]"),
+            .ends_with("\n2000:line 2000\n\n[3000 more lines in file. Use :2001 to continue]"),
         "{}",
         &first.stdout[first.stdout.len() - 200..]
     );
@@ -60,7 +60,7 @@ fn tag_mode_pages_and_its_hint_continues() {
     let range = sb.run(&["read", "big.js:10-12"], b"");
     assert_eq!(
         range.stdout.trim_end(),
-        format!("{header}\n10:line 10\n11:line 11\n12:line 12\n\n[4989 more lines in file. Use :13 to continue]")
+        format!("{header}\n10:line 10\n11:line 11\n12:line 12\n\n[4988 more lines in file. Use :13 to continue]")
     );
     let flags = sb.run(&["read", "big.js", "--offset", "10", "--limit", "3"], b"");
     assert_eq!(flags.stdout, range.stdout);
@@ -140,7 +140,7 @@ fn lineid_mode_pages_and_its_hint_continues() {
     );
     assert!(first
         .stdout
-        .ends_with("\n\n[3001 more lines in file. Use :2001 to continue]\n"));
+        .ends_with("\n\n[3000 more lines in file. Use :2001 to continue]\n"));
     let next = sb.run(
         &[
             "read",
@@ -188,4 +188,41 @@ fn hash_mode_keeps_its_seed_hint_and_the_path_form_works_too() {
     assert_eq!(by_path.stdout, by_flag.stdout);
     let row = by_path.stdout.lines().next().expect("a row");
     assert!(row.ends_with(":line 2001"), "{row}");
+}
+
+/// The lines a footer says remain, in any mode: `[K more lines …]` or `of TOTAL` after `A-B`.
+fn remaining(out: &str) -> Option<usize> {
+    let digits = |s: &str| -> usize {
+        let n: String = s.chars().take_while(char::is_ascii_digit).collect();
+        n.parse().expect("a number")
+    };
+    if let Some((_, after)) = out.rsplit_once("\n[Showing lines ") {
+        let (_, shown_to) = after.split_once('-').expect("a range");
+        let (_, total) = shown_to.split_once(" of ").expect("a total");
+        return Some(digits(total) - digits(shown_to));
+    }
+    out.rsplit_once("\n[").map(|(_, k)| digits(k))
+}
+
+#[test]
+fn every_mode_counts_the_same_lines_left() {
+    let sb = Sandbox::new();
+    big(&sb);
+    for offset in ["1", "4001"] {
+        let counts: Vec<Option<usize>> = ["tag", "hash", "lineid"]
+            .iter()
+            .map(|mode| {
+                let out = sb.run(
+                    &["read", "big.js", "--anchors", mode, "--offset", offset],
+                    b"",
+                );
+                assert_eq!(out.code, 0, "{out:?}");
+                remaining(&out.stdout)
+            })
+            .collect();
+        // A page that ends on the last line has no footer: the empty row after the final
+        // newline is an anchor, not a line left to read.
+        let want = if offset == "1" { Some(3000) } else { None };
+        assert_eq!(counts, vec![want; 3], "from line {offset}");
+    }
 }
