@@ -11,7 +11,7 @@ use rmcp::model::JsonObject;
 use serde_json::{json, Value};
 
 /// The documented shape of every `--json` object: the crate's copy of `docs/json-schema.json`
-/// (inside the crate, so a packaged crate builds; `tests/json_schema.rs` keeps the two equal).
+/// (inside the crate, so a packaged crate builds; `tests/it/json_schema.rs` keeps the two equal).
 const SCHEMA: &str = include_str!("../../schema/json-schema.json");
 
 /// The `$defs` entry that names the structured content of tool `tool`.
