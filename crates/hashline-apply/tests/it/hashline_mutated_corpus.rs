@@ -13,8 +13,7 @@ use hashline_core::TextFile;
 use hashline_state::{MemoryStore, SnapshotStore};
 use proptest::prelude::*;
 
-#[path = "../../../tests-support/shared.rs"]
-mod shared;
+use crate::shared;
 
 /// Pieces a mutation inserts: the language's own tokens and the usual model slips.
 const PIECES: &[&str] = &[
