@@ -4,6 +4,12 @@
 //! be the text the block shows under it. A command may take standard input as a here-document
 //! (`$ hashline edit <<'EOF'`, the lines, `EOF`). Nothing is normalised: tags are hashes of the
 //! files' texts, so they are the same on every machine.
+//!
+//! The commands the prose names (`` `hashline read big.js:2001` `` in a sentence, a line of a
+//! ```` ```sh ```` block) show no output to compare, so each concrete one (no placeholder such as
+//! `PATH` or `[ID]`) is run in an empty sandbox and must be a valid command line: exit 0 or 1,
+//! never a usage error. A command named without its operands (`hashline read --anchors hash`
+//! shows…) and the MCP server (which needs a client) are checked with `--help` added.
 
 use crate::support;
 
@@ -168,6 +174,140 @@ fn every_console_block_of_the_docs_prints_what_it_shows() {
     }
     assert!(ran >= 4, "only {ran} documented commands found");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The concrete `hashline …` commands of `text` outside console blocks: inline code spans
+/// (which may wrap onto the next line) and lines of other fenced blocks, each with `FILE:LINE`.
+/// A span cut by a redirection keeps the command before it; one with a placeholder (a word in
+/// capitals such as `PATH` or `ID`, `[…]`, `…`, `|`), a TOML line (`hashline = {…}`) or a label
+/// (`hashline mcp:`) is not a command to run.
+fn named_commands(name: &str, text: &str) -> Vec<(String, Vec<String>)> {
+    let mut spans: Vec<(usize, String)> = Vec::new();
+    let mut prose = String::new();
+    let mut fence: Option<bool> = None;
+    for (no, line) in text.lines().enumerate() {
+        if line.starts_with("```") {
+            fence = match fence {
+                Some(_) => None,
+                None => Some(line.trim_end() == "```console"),
+            };
+            prose.push('\n');
+            continue;
+        }
+        match fence {
+            Some(true) => prose.push('\n'),
+            Some(false) => {
+                if let Some(rest) = line
+                    .trim_start()
+                    .strip_prefix("$ ")
+                    .or(Some(line.trim_start()))
+                {
+                    if rest.starts_with("hashline ") {
+                        spans.push((no + 1, rest.to_string()));
+                    }
+                }
+                prose.push('\n');
+            }
+            None => {
+                prose.push_str(line);
+                prose.push('\n');
+            }
+        }
+    }
+    let mut parts = prose.split('`').peekable();
+    let mut line = 1;
+    let mut inside = false;
+    while let Some(part) = parts.next() {
+        if inside && !part.is_empty() && parts.peek().is_some() {
+            spans.push((line, part.replace('\n', " ")));
+        }
+        line += part.matches('\n').count();
+        inside = !inside;
+    }
+    let placeholder = |w: &str| {
+        w.len() > 1
+            && w.chars().any(|c| c.is_ascii_uppercase())
+            && !w.chars().any(|c| c.is_ascii_lowercase())
+    };
+    spans
+        .into_iter()
+        .filter_map(|(no, span)| {
+            let command = span.strip_prefix("hashline ")?;
+            let command = command.split(" >").next().unwrap_or(command).trim_end();
+            let words = split_words(command);
+            let bad = command.contains(['…', '[', '|', '=', '{'])
+                || command.ends_with(':')
+                || words.iter().any(|w| placeholder(w));
+            (!bad && !words.is_empty()).then(|| (format!("{name}:{no}"), words))
+        })
+        .collect()
+}
+
+#[test]
+fn every_command_the_prose_names_is_a_valid_command_line() {
+    let mut ran = 0;
+    let mut failures = Vec::new();
+    for doc in documents() {
+        let name = doc
+            .strip_prefix(repo())
+            .unwrap_or(&doc)
+            .to_string_lossy()
+            .into_owned();
+        let text = fs::read_to_string(&doc).expect("doc readable");
+        for (at, words) in named_commands(&name, &text) {
+            let sb = sandbox();
+            let home = sb.root.join("home");
+            let home_text = home.to_string_lossy().into_owned();
+            let args: Vec<String> = words
+                .iter()
+                .map(|w| w.replacen('~', &home_text, 1))
+                .collect();
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let env = [("HOME", home_text.as_str())];
+            let mut run = support::cli::hashline_env(&sb.root, &sb.state, &args, b"", &env);
+            // A command named without its operands (`hashline read --anchors hash` shows…), or
+            // the server, which needs a client: its words must still parse, so with `--help`.
+            if run.code == 2
+                && (run.stderr.contains("required arguments were not provided")
+                    || args.first() == Some(&"mcp"))
+            {
+                let help: Vec<&str> = args.iter().copied().chain(["--help"]).collect();
+                run = support::cli::hashline_env(&sb.root, &sb.state, &help, b"", &env);
+            }
+            ran += 1;
+            if !(run.code == 0 || run.code == 1) || run.stderr.contains("E_USAGE") {
+                failures.push(format!(
+                    "{at}: `hashline {}` exited {}:\n{}{}",
+                    words.join(" "),
+                    run.code,
+                    run.stdout,
+                    run.stderr
+                ));
+            }
+        }
+    }
+    eprintln!("{ran} commands named in the docs' prose run");
+    assert!(ran >= 15, "only {ran} named commands found");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn named_commands_are_found_in_prose_and_fences_and_placeholders_skipped() {
+    let text = "Run `hashline read a.txt` or\n`hashline undo\n--list`; `hashline undo ID` and\n`hashline = { path }` are not.\n```sh\nhashline state\nclaude mcp add -- hashline mcp\n```\n```console\n$ hashline read x\n```\n`hashline completions bash > f`\n";
+    let got = named_commands("t.md", text);
+    let got: Vec<(&str, String)> = got
+        .iter()
+        .map(|(at, words)| (at.as_str(), words.join(" ")))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("t.md:6", "state".to_string()),
+            ("t.md:1", "read a.txt".to_string()),
+            ("t.md:2", "undo --list".to_string()),
+            ("t.md:12", "completions bash".to_string()),
+        ]
+    );
 }
 
 #[test]
