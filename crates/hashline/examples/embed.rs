@@ -31,17 +31,20 @@ fn in_memory() -> Result<(), Box<dyn Error>> {
     let session = Session::with_disk(tree.clone(), &StateConfig::Memory)?;
 
     // The model reads the file: a `¶PATH#TAG` header, then `N:TEXT` rows.
-    let read = session.read("src/greet.rs", &ReadOptions::default());
-    println!("--- read\n{}", read.outcome.text);
-    let header = read.outcome.text.lines().next().ok_or("empty read")?;
+    let read = session.read("src/greet.rs", &ReadOptions::new())?;
+    println!("--- read\n{}", read.text());
+    let header = read.text().lines().next().ok_or("empty read")?;
 
-    // It answers with a patch against those anchors; the response's text is what the model
-    // sees next, its `files[].tag` the new tag (the next edit's anchor).
+    // It answers with a patch against those anchors; the reply's text is what the model sees
+    // next, its `files()[0].tag` the new tag (the next edit's anchor). A refusal would be an
+    // `Err` (a `hashline::Refusal`, whose text says what to do next), so `?` stops here.
     let patch = format!("{header}\nreplace 2..2:\n+    \"hello, world\"\n");
-    let edited = session.edit(&patch, Dialect::Hashline, &EditOptions::default());
-    println!("--- edit\n{}", edited.outcome.text);
-    assert!(edited.outcome.ok);
-    let new_tag = edited.outcome.files[0].tag.clone().ok_or("no tag")?;
+    let edited = session.edit(&patch, Dialect::Hashline, &EditOptions::new())?;
+    println!("--- edit\n{}", edited.text());
+    for warning in edited.warnings() {
+        println!("warning {:?}: {}", warning.code, warning.text);
+    }
+    let new_tag = edited.files()[0].tag.clone().ok_or("no tag")?;
     assert_eq!(
         tree.get("src/greet.rs").as_deref(),
         Some(&b"pub fn greet() -> &'static str {\n    \"hello, world\"\n}\n"[..])
@@ -54,9 +57,12 @@ fn in_memory() -> Result<(), Box<dyn Error>> {
         "pub fn greet() -> &'static str {\n    \"bonjour\"\n}\n",
     );
     let stale = format!("¶src/greet.rs#{new_tag}\nreplace 2..2:\n+    \"hi\"\n");
-    let refused = session.edit(&stale, Dialect::Hashline, &EditOptions::default());
-    println!("--- stale edit\n{}", refused.outcome.text);
-    assert_eq!(refused.outcome.code, Some(ErrorCode::StaleAnchor));
+    let refused = session
+        .edit(&stale, Dialect::Hashline, &EditOptions::new())
+        .err()
+        .ok_or("a stale edit lands")?;
+    println!("--- stale edit\n{}", refused.text());
+    assert_eq!(refused.code(), ErrorCode::StaleAnchor);
     assert_eq!(
         tree.get("src/greet.rs").as_deref(),
         Some(&b"pub fn greet() -> &'static str {\n    \"bonjour\"\n}\n"[..])
@@ -75,9 +81,12 @@ fn structural_rewrite() -> Result<(), Box<dyn Error>> {
 
     let rules = vec![Rule::new("console.log($A)", "logger.info($A)")];
     let options = AstEditOptions::default();
-    let preview = session.ast_edit(rules, vec![".".into()], &options, &|_, _| {});
-    println!("--- ast_edit preview\n{}", preview.outcome.text);
-    assert!(preview.outcome.ok);
+    let preview = session.ast_edit(rules, vec![".".into()], &options)?;
+    println!("--- ast_edit preview\n{}", preview.text());
+    let id = preview
+        .preview()
+        .and_then(|p| p.id)
+        .ok_or("nothing queued")?;
     let before = tree.get("app.js").ok_or("app.js")?;
     assert!(
         String::from_utf8(before)?.contains("console.log"),
@@ -85,11 +94,12 @@ fn structural_rewrite() -> Result<(), Box<dyn Error>> {
     );
 
     let applied = session.resolve(ResolveAction::Apply {
-        id: None,
+        id: Some(id),
         only: None,
-    });
-    println!("--- resolve apply\n{}", applied.outcome.text);
-    assert!(applied.outcome.ok);
+    })?;
+    println!("--- resolve apply\n{}", applied.text());
+    let written = applied.resolved().map_or(0, |r| r.matches.len());
+    assert_eq!(written, 2, "both matches written");
     let after = String::from_utf8(tree.get("app.js").ok_or("app.js")?)?;
     assert_eq!(
         after,

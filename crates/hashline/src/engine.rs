@@ -1,5 +1,6 @@
 //! [`Engine`]: one workspace root, one session's snapshot store, every dialect.
 
+use crate::{EditOptions, ReadOptions};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -86,55 +87,6 @@ impl Error {
         match self {
             Error::Root { .. } => ErrorCode::Usage,
             Error::State(_) => ErrorCode::Io,
-        }
-    }
-}
-
-/// Options of [`Engine::read`].
-#[derive(Debug, Clone, Default)]
-pub struct ReadOptions {
-    /// Which anchors to show.
-    pub anchors: Anchors,
-    /// First line to show (1-based), as the user wrote it (validated by the dialect).
-    pub offset: Option<String>,
-    /// How many lines to show, as the user wrote it.
-    pub limit: Option<String>,
-}
-
-/// Options of [`Engine::edit_with`].
-#[derive(Debug, Clone, Copy)]
-pub struct EditOptions {
-    /// Validate everything and report what would change; write nothing.
-    pub dry_run: bool,
-    /// Let an edit that adds a syntax error land (`--allow-syntax-errors`; a JSON request's
-    /// `"allowSyntaxErrors": true` does the same for that request).
-    pub allow_syntax_errors: bool,
-    /// Refuse files larger than this many MiB, for a dialect with such a bound (`None`: its
-    /// own default; the text-editor tool's is 10).
-    pub max_file_mb: Option<u64>,
-    /// Let a patch that adds a file, or moves one, replace an existing file (`--overwrite`;
-    /// refused with E_FILE_EXISTS otherwise; the V4A patch's `*** Add File:`/`*** Move to:`).
-    pub overwrite: bool,
-    /// The reply carries the fresh anchors of every changed region in `files[].anchors` (on
-    /// by default; the MCP server and `--json` show them). For lineid-json, whose seed reply
-    /// shows none, it also makes the result a version the session has seen (recorded), so the
-    /// next edit may use those anchors; the plain CLI turns it off unless `--show-anchors`.
-    pub fresh_anchors: bool,
-    /// `edit --show-anchors`: where the dialect's text shows no fresh anchors
-    /// ([`hashline_apply::Dialect::shows_anchors_in_reply`]), append them
-    /// ([`hashline_apply::anchors::render_block`]). Implies `fresh_anchors`.
-    pub show_anchors: bool,
-}
-
-impl Default for EditOptions {
-    fn default() -> EditOptions {
-        EditOptions {
-            dry_run: false,
-            allow_syntax_errors: false,
-            max_file_mb: None,
-            overwrite: false,
-            fresh_anchors: true,
-            show_anchors: false,
         }
     }
 }
@@ -356,8 +308,8 @@ impl Engine {
     fn read_as_written(&self, path: &str, options: &ReadOptions) -> Outcome {
         match options.anchors {
             Anchors::Tag => match (
-                parse_count(options.offset.as_deref()),
-                parse_count(options.limit.as_deref()),
+                parse_count(options.offset_text().as_deref()),
+                parse_count(options.limit_text().as_deref()),
             ) {
                 (Ok(offset), Ok(limit)) => hl::read(self.disk(), self.store(), path, offset, limit),
                 (Err(msg), _) | (_, Err(msg)) => Outcome::refused(ErrorCode::BadShape, msg),
@@ -367,14 +319,17 @@ impl Engine {
                 self.store(),
                 path,
                 options
-                    .offset
+                    .offset_text()
                     .as_deref()
                     .map(hash_json::read::ReadArg::Text),
-                options.limit.as_deref().map(hash_json::read::ReadArg::Text),
+                options
+                    .limit_text()
+                    .as_deref()
+                    .map(hash_json::read::ReadArg::Text),
             ),
             Anchors::Lineid => match (
-                parse_count(options.offset.as_deref()),
-                parse_count(options.limit.as_deref()),
+                parse_count(options.offset_text().as_deref()),
+                parse_count(options.limit_text().as_deref()),
             ) {
                 (Ok(offset), Ok(limit)) => {
                     lineid_json::read(self.disk(), self.store(), path, offset, limit)
@@ -498,13 +453,7 @@ impl Engine {
         let text = TextFile::decode(content.to_vec());
         let mut read = match anchors {
             Anchors::Hash => self.hash_auto_read(path, &target.key, content.len(), text.text()),
-            _ => self.read(
-                path,
-                &ReadOptions {
-                    anchors,
-                    ..ReadOptions::default()
-                },
-            ),
+            _ => self.read(path, &ReadOptions::new().anchors(anchors)),
         };
         read.files = vec![FileReport {
             path: path.to_string(),

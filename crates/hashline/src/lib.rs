@@ -6,9 +6,10 @@
 //! it showed, [`Session::edit`] applies a patch against those anchors (in any of five patch
 //! formats, or `auto`, which tells them apart)
 //! or refuses it, [`Session::write`] creates or replaces a file, [`Session::ast_edit`] previews
-//! a structural rewrite that [`Session::resolve`] applies. Each returns a [`Response`]: the
-//! [`Outcome`] (`text` is exactly what the seed tool of that dialect would return to the model;
-//! `ok`, `code`, `warnings` and `files` are the structured facts) and the CLI's `--json` object.
+//! a structural rewrite that [`Session::resolve`] applies. Each returns an [`Answer`]:
+//! `Ok(`[`Reply`]`)` with the model-facing text (exactly what the seed tool of that dialect
+//! would return), the coded [`Warning`]s, the files with their fresh anchors and the undo id,
+//! or `Err(`[`Refusal`]`)` with a stable [`ErrorCode`] and a text that says what to do next.
 //! A refused call leaves every file byte-identical.
 //!
 //! A session runs over a directory ([`Session::open`]) or any [`Disk`]
@@ -23,29 +24,29 @@
 //! let session = Session::with_disk(tree.clone(), &StateConfig::Memory)?;
 //!
 //! // The read: `¶src/a.rs#TAG`, then `N:TEXT` rows.
-//! let read = session.read("src/a.rs", &ReadOptions::default());
-//! let header = read.outcome.text.lines().next().unwrap();
+//! let read = session.read("src/a.rs", &ReadOptions::new())?;
+//! let header = read.text().lines().next().unwrap();
 //! assert!(header.starts_with("¶src/a.rs#"));
 //!
-//! // An edit against those anchors lands; the response carries the new tag.
+//! // An edit against those anchors lands; the reply carries the new tag and the undo id.
 //! let patch = format!("{header}\nreplace 2..2:\n+fn b() -> u8 {{ 1 }}\n");
-//! let edit = session.edit(&patch, Dialect::Auto, &EditOptions::default());
-//! assert!(edit.outcome.ok, "{}", edit.outcome.text);
+//! let edit = session.edit(&patch, Dialect::Auto, &EditOptions::new())?;
+//! assert_eq!(edit.warnings().count(), 0);
 //! assert_eq!(tree.get("src/a.rs").unwrap(), b"fn a() {}\nfn b() -> u8 { 1 }\n");
 //!
 //! // The file changes under the session; an edit of the changed line with the old anchors
 //! // is refused, and nothing is written.
 //! tree.insert("src/a.rs", "fn z() {}\n");
-//! let stale = session.edit(&patch, Dialect::Auto, &EditOptions::default());
-//! assert_eq!(stale.outcome.code, Some(ErrorCode::StaleAnchor));
+//! let stale = session.edit(&patch, Dialect::Auto, &EditOptions::new()).unwrap_err();
+//! assert_eq!(stale.code(), ErrorCode::StaleAnchor);
 //! assert_eq!(tree.get("src/a.rs").unwrap(), b"fn z() {}\n");
-//! # Ok::<(), hashline::Error>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! Structural rewrites go through a queue (over a directory or any [`Disk`]):
 //! [`Session::ast_edit`] previews and queues, [`Session::resolve`] applies (after checking that no previewed file changed),
 //! discards or lists (see `examples/embed.rs`). [`Engine`] is the same API returning bare
-//! [`Outcome`]s. The CLI and the MCP server ([`mcp`], `hashline mcp`) are thin layers over
+//! [`Outcome`]s; [`Response`] is the form the command line and the MCP server present. The CLI and the MCP server ([`mcp`], `hashline mcp`) are thin layers over
 //! [`Session`].
 //!
 //! Layers below this crate: `hashline-core` (IR, text model, codes), `hashline-anchor`
@@ -62,7 +63,9 @@ mod fresh;
 pub mod grammar;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+mod options;
 mod read_range;
+mod reply;
 mod session;
 mod state;
 mod undo;
@@ -74,11 +77,13 @@ pub use ast_edit::{
 };
 pub use diagnostic::{parse_diagnostic, PatchDiagnostic};
 pub use dialect::{Anchors, Dialect};
-pub use engine::{EditOptions, Engine, EngineConfig, Error, ReadOptions, StateConfig};
+pub use engine::{Engine, EngineConfig, Error, StateConfig};
 pub use hashline_apply::fs::{FsError, LockGuard, Target};
 pub use hashline_apply::{Change, Disk, Entry, FileOp, FileReport, MemoryDisk, Outcome};
 pub use hashline_core::ErrorCode;
 pub use hashline_state::PruneRule;
+pub use options::{EditOptions, ReadOptions};
+pub use reply::{Answer, Refusal, Reply, Warning};
 pub use session::{Response, Session, JSON_SCHEMA_VERSION};
 pub use state::{
     auto_prune_rule, env_problems, parse_age, parse_bytes, DatabaseReport, SessionReport,

@@ -41,7 +41,7 @@ pub(crate) fn options(ranged: &Ranged<'_>, given: &ReadOptions) -> Result<ReadOp
         Some(last) => format!("{}:{}-{last}", ranged.path, ranged.first),
         None => format!("{}:{}", ranged.path, ranged.first),
     };
-    if given.offset.is_some() || given.limit.is_some() {
+    if given.has_range() {
         return Err(Outcome::refused(
             ErrorCode::BadShape,
             format!(
@@ -68,11 +68,9 @@ pub(crate) fn options(ranged: &Ranged<'_>, given: &ReadOptions) -> Result<ReadOp
             Some((last - first).saturating_add(1).to_string())
         }
     };
-    Ok(ReadOptions {
-        anchors: given.anchors,
-        offset: Some(ranged.first.to_string()),
-        limit,
-    })
+    Ok(ReadOptions::new()
+        .anchors(given.anchors)
+        .typed(Some(ranged.first.to_string()), limit))
 }
 
 #[cfg(test)]
@@ -97,14 +95,11 @@ mod tests {
         let given = ReadOptions::default();
         let o = options(&split("f:10-12").expect("ranged"), &given).expect("valid");
         assert_eq!(
-            (o.offset.as_deref(), o.limit.as_deref()),
+            (o.offset_text().as_deref(), o.limit_text().as_deref()),
             (Some("10"), Some("3"))
         );
         assert!(options(&split("f:12-10").expect("ranged"), &given).is_err());
-        let with_offset = ReadOptions {
-            offset: Some("3".into()),
-            ..ReadOptions::default()
-        };
+        let with_offset = ReadOptions::new().offset(3);
         assert!(options(&split("f:7").expect("ranged"), &with_offset).is_err());
     }
 }

@@ -1,10 +1,11 @@
 //! [`Session`]: the object an agent holds for a whole session, and the one place the command
 //! line and the MCP server run a command.
 //!
-//! Both front ends hand a [`Session`] the arguments they parsed and present the [`Response`]
-//! it returns: the CLI prints `outcome.text` (or `report` with `--json`) and picks the exit
-//! code, the MCP server returns `outcome.text` as the tool result's text and `report` as its
-//! structured content. Whatever one front end shows for a call, the other shows for the same
+//! Every call returns an [`Answer`]: a [`Reply`] or a [`Refusal`] (typed: text, coded warnings,
+//! files with fresh anchors, the undo id, the `--json` object). Both front ends hand a
+//! [`Session`] the arguments they parsed and present the answer as a [`Response`]: the CLI
+//! prints `outcome.text` (or `report` with `--json`) and picks the exit code, the MCP server
+//! returns `outcome.text` as the tool result's text and `report` as its structured content. Whatever one front end shows for a call, the other shows for the same
 //! call. An embedder does the same with its own transport, over a directory
 //! ([`Session::open`]) or any [`Disk`] ([`Session::with_disk`], e.g. a [`MemoryDisk`]).
 //!
@@ -15,12 +16,14 @@ use std::sync::Arc;
 use hashline_apply::Disk;
 use serde::Serialize;
 
+use crate::reply::{answer, Answer, Detail};
 use crate::{
     Anchors, AstEditOptions, Dialect, EditOptions, Engine, EngineConfig, Error, ErrorCode, Outcome,
     ReadOptions, ResolveAction, Rule, StateAction, StateConfig,
 };
 
-/// One answered command.
+/// One answered command, as the command line and the MCP server present it (an [`Answer`]
+/// converts into one).
 #[derive(Debug, Clone)]
 pub struct Response {
     /// The model-facing text and the refusal code, if any.
@@ -141,7 +144,8 @@ fn with_undo(outcome: Outcome, undo: Option<u64>) -> Response {
 }
 
 /// A session over one tree: `read`, `edit`, `write`, `ast_edit`, `resolve` (and `undo`,
-/// `recover`), each returning a [`Response`].
+/// `recover`), each returning an [`Answer`]: `Ok(`[`Reply`](crate::Reply)`)` or
+/// `Err(`[`Refusal`](crate::Refusal)`)`.
 ///
 /// `Send + Sync`: share it behind an [`Arc`] between threads or async tasks (run its calls on
 /// a blocking thread, e.g. `tokio::task::spawn_blocking`: they read and write files). Calls
@@ -179,14 +183,14 @@ impl Session {
     }
 
     /// `read PATH`: the file with `options.anchors`; records what it showed.
-    pub fn read(&self, path: &str, options: &ReadOptions) -> Response {
-        Response::from_outcome(self.engine.read(path, options))
+    pub fn read(&self, path: &str, options: &ReadOptions) -> Answer {
+        plain(self.engine.read(path, options))
     }
 
     /// `edit`: apply `input` in `dialect`. A dry run that would succeed shows the unified diff
     /// of every file instead of the model-facing result (or that result, when nothing would
     /// change).
-    pub fn edit(&self, input: &str, dialect: Dialect, options: &EditOptions) -> Response {
+    pub fn edit(&self, input: &str, dialect: Dialect, options: &EditOptions) -> Answer {
         // Detected once (for `auto`, a JSON parse); resolving a concrete dialect is a no-op.
         let dialect = dialect.resolve(input);
         let mut outcome = self.engine.edit_with(input, dialect, options);
@@ -199,12 +203,12 @@ impl Session {
             }
         }
         let undo = outcome.undo;
-        with_undo(outcome, undo)
+        answer(with_undo(outcome, undo), Detail::None)
     }
 
     /// [`Session::edit`] of input given as bytes (a file or standard input): a patch that is
     /// not UTF-8 is refused as the dialect's seed refuses it (`E_PARSE`).
-    pub fn edit_bytes(&self, input: &[u8], dialect: Dialect, options: &EditOptions) -> Response {
+    pub fn edit_bytes(&self, input: &[u8], dialect: Dialect, options: &EditOptions) -> Answer {
         match std::str::from_utf8(input) {
             Ok(text) => self.edit(text, dialect, options),
             Err(_) => {
@@ -212,14 +216,14 @@ impl Session {
                 let text = dialect
                     .get()
                     .map_or(hashline_apply::dialect::NOT_UTF8, |d| d.not_utf8());
-                Response::from_outcome(Outcome::refused(ErrorCode::Parse, text))
+                plain(Outcome::refused(ErrorCode::Parse, text))
             }
         }
     }
 
     /// `write PATH`: create or replace the file with `content`, then show its anchors. An
     /// existing file the session never read is refused (`E_NOT_READ`).
-    pub fn write(&self, path: &str, content: &[u8], anchors: Anchors) -> Response {
+    pub fn write(&self, path: &str, content: &[u8], anchors: Anchors) -> Answer {
         self.write_with(path, content, anchors, false)
     }
 
@@ -231,58 +235,81 @@ impl Session {
         content: &[u8],
         anchors: Anchors,
         overwrite: bool,
-    ) -> Response {
+    ) -> Answer {
         let outcome = self.engine.write_with(path, content, anchors, overwrite);
         let undo = outcome.undo;
-        with_undo(outcome, undo)
+        answer(with_undo(outcome, undo), Detail::None)
     }
 
-    /// `ast-edit`: preview `rules` over `paths` and queue the preview (nothing written);
-    /// `progress(done, total)` is called as files are parsed.
+    /// `ast-edit`: preview `rules` over `paths` and queue the preview (nothing written); the
+    /// reply's [`preview`](crate::Reply::preview) has the id `resolve` takes.
     pub fn ast_edit(
         &self,
         rules: Vec<Rule>,
         paths: Vec<String>,
         options: &AstEditOptions,
+    ) -> Answer {
+        self.ast_edit_with_progress(rules, paths, options, &|_, _| {})
+    }
+
+    /// [`Session::ast_edit`], calling `progress(done, total)` as files are parsed.
+    pub fn ast_edit_with_progress(
+        &self,
+        rules: Vec<Rule>,
+        paths: Vec<String>,
+        options: &AstEditOptions,
         progress: &(dyn Fn(usize, usize) + Sync),
-    ) -> Response {
+    ) -> Answer {
         let result = self
             .engine
             .ast_edit_with_progress(rules, paths, options, progress);
-        Response::new(result.outcome.clone(), &result)
+        let response = Response::new(result.outcome.clone(), &result);
+        answer(
+            response,
+            result
+                .preview
+                .map_or(Detail::None, |p| Detail::Preview(Box::new(p))),
+        )
     }
 
     /// `resolve`: apply, discard or list the queued previews. An apply that wrote carries its
     /// undo id (`undo` in the `--json` object), as `edit` and `write` do.
-    pub fn resolve(&self, action: ResolveAction) -> Response {
+    pub fn resolve(&self, action: ResolveAction) -> Answer {
         let result = self.engine.resolve(action);
         let report = ReportWithUndo {
             report: &result,
             undo: result.outcome.undo,
         };
-        Response::new(result.outcome.clone(), &report)
+        let response = Response::new(result.outcome.clone(), &report);
+        answer(response, Detail::Resolve(Box::new(result.resolve)))
     }
 
     /// `state`: list the sessions of the state database, or prune them.
-    pub fn state(&self, action: StateAction) -> Response {
+    pub fn state(&self, action: StateAction) -> Answer {
         let result = self.engine.state(action);
-        Response::new(result.outcome.clone(), &result)
+        let response = Response::new(result.outcome.clone(), &result);
+        answer(response, Detail::State(Box::new(result)))
     }
 
     /// `undo [ID]`: put back the files of call `id` (`None`: this session's newest).
-    pub fn undo(&self, id: Option<u64>) -> Response {
-        Response::from_outcome(self.engine.undo(id))
+    pub fn undo(&self, id: Option<u64>) -> Answer {
+        plain(self.engine.undo(id))
     }
 
     /// `undo --list`: the undoable calls of this root.
-    pub fn undo_list(&self) -> Response {
-        Response::from_outcome(self.engine.undo_list())
+    pub fn undo_list(&self) -> Answer {
+        plain(self.engine.undo_list())
     }
 
     /// `recover`: finish or undo the transactions killed processes left behind.
-    pub fn recover(&self) -> Response {
-        Response::from_outcome(self.engine.recover())
+    pub fn recover(&self) -> Answer {
+        plain(self.engine.recover())
     }
+}
+
+/// An [`Answer`] that is just `outcome`.
+fn plain(outcome: Outcome) -> Answer {
+    answer(Response::from_outcome(outcome), Detail::None)
 }
 
 #[cfg(test)]
@@ -302,15 +329,19 @@ mod tests {
         let session = Session::with_disk(disk.clone(), &StateConfig::Memory).expect("session");
         let bytes = b"\xff\xfe not text";
         let options = EditOptions::default();
-        let refused = session.edit_bytes(bytes, Dialect::ApplyPatch, &options);
-        assert_eq!(refused.outcome.code, Some(ErrorCode::Parse));
+        let refused = session
+            .edit_bytes(bytes, Dialect::ApplyPatch, &options)
+            .expect_err("refused");
+        assert_eq!(refused.code(), ErrorCode::Parse);
         assert_eq!(
-            refused.outcome.text,
+            refused.text(),
             "Error: apply_patch requires a UTF-8 PATCH argument."
         );
-        let refused = session.edit_bytes(bytes, Dialect::Auto, &options);
-        assert_eq!(refused.outcome.code, Some(ErrorCode::Parse));
-        assert!(refused.outcome.text.contains("not valid UTF-8"));
+        let refused = session
+            .edit_bytes(bytes, Dialect::Auto, &options)
+            .expect_err("refused");
+        assert_eq!(refused.code(), ErrorCode::Parse);
+        assert!(refused.text().contains("not valid UTF-8"));
         assert_eq!(refused.report()["code"], "E_PARSE");
         assert_eq!(disk.get("a.txt").as_deref(), Some(&b"x\n"[..]));
     }
@@ -320,24 +351,52 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::write(dir.path().join("a.txt"), "one\ntwo\n").expect("write");
         let session = Session::open(EngineConfig::in_memory(dir.path())).expect("open");
-        let read = session.read("a.txt", &ReadOptions::default());
-        let header = read
-            .outcome
-            .text
-            .lines()
-            .next()
-            .expect("header")
-            .to_string();
+        let read = session.read("a.txt", &ReadOptions::new()).expect("read");
+        let header = read.text().lines().next().expect("header").to_string();
         let patch = format!("{header}\nreplace 2..2:\n+TWO\n");
-        let options = EditOptions {
-            dry_run: true,
-            ..EditOptions::default()
-        };
-        let response = session.edit(&patch, Dialect::Auto, &options);
-        assert!(response.outcome.ok, "{}", response.outcome.text);
-        assert!(response.outcome.text.contains("+TWO"));
-        assert_eq!(response.report()["ok"], serde_json::json!(true));
+        let options = EditOptions::new().dry_run(true);
+        let reply = session
+            .edit(&patch, Dialect::Auto, &options)
+            .expect("a dry run that would land");
+        assert!(reply.text().contains("+TWO"));
+        assert_eq!(reply.undo(), None);
+        assert_eq!(reply.report()["ok"], serde_json::json!(true));
         let on_disk = std::fs::read_to_string(dir.path().join("a.txt")).expect("read");
         assert_eq!(on_disk, "one\ntwo\n");
+    }
+
+    #[test]
+    fn an_edit_that_writes_carries_its_undo_id_and_coded_warnings() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let state = tempfile::tempdir().expect("state dir");
+        std::fs::write(dir.path().join("a.txt"), "one\ntwo\n").expect("write");
+        let config = EngineConfig::persistent(dir.path(), state.path(), "s");
+        let session = Session::open(config).expect("open");
+        let read = session.read("a.txt", &ReadOptions::new()).expect("read");
+        let header = read.text().lines().next().expect("header").to_string();
+        let reply = session
+            .edit(
+                &format!("{header}\nreplace 2..2:\n+TWO\n"),
+                Dialect::Auto,
+                &EditOptions::new(),
+            )
+            .expect("lands");
+        let undo = reply.undo().expect("recorded in the undo log");
+        assert_eq!(reply.report()["undo"], serde_json::json!(undo));
+        assert!(
+            reply.files().iter().any(|f| !f.anchors.is_empty()),
+            "fresh anchors"
+        );
+        assert!(reply.warnings().all(|w| w.code.is_some()));
+        let undone = session.undo(Some(undo)).expect("undo");
+        assert!(undone.text().contains("a.txt"), "{}", undone.text());
+        let page = session
+            .read("a.txt", &ReadOptions::new().offset(2).limit(1))
+            .expect("read a line");
+        assert!(page.text().ends_with("\n2:two"), "{}", page.text());
+        let zero = session
+            .read("a.txt", &ReadOptions::new().offset(0))
+            .expect_err("line 0");
+        assert_eq!(zero.code(), ErrorCode::BadShape);
     }
 }

@@ -12,7 +12,8 @@ mod setup;
 use std::process::ExitCode;
 
 use hashline::{
-    AstEditOptions, EditOptions, EngineConfig, ErrorCode, ReadOptions, ResolveAction, Rule, Session,
+    AstEditOptions, EditOptions, EngineConfig, ErrorCode, ReadOptions, ResolveAction, Response,
+    Rule, Session,
 };
 
 use args::{Command, ResolveCommand, StateCommand};
@@ -76,12 +77,10 @@ pub fn main() -> ExitCode {
             limit,
             anchors,
         } => {
-            let opts = ReadOptions {
-                anchors: *anchors,
-                offset: offset.clone(),
-                limit: limit.clone(),
-            };
-            session.read(path, &opts)
+            let opts = ReadOptions::new()
+                .anchors(*anchors)
+                .typed(offset.clone(), limit.clone());
+            session.read(path, &opts).into()
         }
         Command::Edit {
             dialect,
@@ -93,16 +92,15 @@ pub fn main() -> ExitCode {
             file,
         } => match input::read_bytes(file.as_deref()) {
             Ok(bytes) => {
-                let options = EditOptions {
-                    dry_run: *dry_run,
-                    allow_syntax_errors: *allow_syntax_errors,
-                    max_file_mb: *max_file_mb,
-                    overwrite: *overwrite,
+                let mut options = EditOptions::new()
+                    .dry_run(*dry_run)
+                    .allow_syntax_errors(*allow_syntax_errors)
+                    .overwrite(*overwrite)
                     // What the reply shows is what the session records as seen.
-                    fresh_anchors: cli.json,
-                    show_anchors: *show_anchors,
-                };
-                let response = session.edit_bytes(&bytes, *dialect, &options);
+                    .fresh_anchors(cli.json)
+                    .show_anchors(*show_anchors);
+                options.max_file_mb = *max_file_mb;
+                let response: Response = session.edit_bytes(&bytes, *dialect, &options).into();
                 output::explain_parse_error(&response.outcome, &bytes);
                 response
             }
@@ -114,7 +112,9 @@ pub fn main() -> ExitCode {
             anchors,
             overwrite,
         } => match input::read_bytes(file.as_deref()) {
-            Ok(bytes) => session.write_with(path, &bytes, *anchors, *overwrite),
+            Ok(bytes) => session
+                .write_with(path, &bytes, *anchors, *overwrite)
+                .into(),
             Err(e) => return output::failure(e.code, e.message, cli.json),
         },
         Command::AstEdit {
@@ -144,11 +144,12 @@ pub fn main() -> ExitCode {
                 no_ignore: *no_ignore,
             };
             let bar = progress::Progress::new();
-            let response = session.ast_edit(rules, paths.clone(), &options, &|done, total| {
-                bar.update(done, total)
-            });
+            let answer =
+                session.ast_edit_with_progress(rules, paths.clone(), &options, &|done, total| {
+                    bar.update(done, total)
+                });
             bar.finish();
-            response
+            answer.into()
         }
         Command::Resolve { action } => {
             let action = match action {
@@ -159,12 +160,12 @@ pub fn main() -> ExitCode {
                 },
                 Some(ResolveCommand::Discard { id }) => ResolveAction::Discard { id: *id },
             };
-            session.resolve(action)
+            session.resolve(action).into()
         }
-        Command::Undo { list: true, .. } => session.undo_list(),
-        Command::Undo { id, .. } => session.undo(*id),
-        Command::Recover => session.recover(),
-        Command::State { action } => session.state(match action {
+        Command::Undo { list: true, .. } => session.undo_list().into(),
+        Command::Undo { id, .. } => session.undo(*id).into(),
+        Command::Recover => session.recover().into(),
+        Command::State { action } => Response::from(session.state(match action {
             None | Some(StateCommand::List) => hashline::StateAction::List,
             Some(StateCommand::Prune {
                 older_than,
@@ -172,13 +173,13 @@ pub fn main() -> ExitCode {
                 dry_run,
             }) => hashline::StateAction::Prune {
                 rule: hashline::PruneRule {
-                    older_than_ms: older_than
-                        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+                    older_than_ms:
+                        older_than.map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
                     max_bytes: *max_size,
                 },
                 dry_run: *dry_run,
             },
-        }),
+        })),
         Command::Grammar { .. }
         | Command::Mcp { .. }
         | Command::Setup { .. }

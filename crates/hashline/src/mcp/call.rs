@@ -127,12 +127,11 @@ pub(crate) fn run_with_progress(
     match name {
         "read" => with_args(name, args, |a: ReadArgs| {
             let anchors = pick(dialect, a.dialect.as_deref())?.read_anchors();
-            let options = ReadOptions {
-                anchors,
-                offset: a.offset.map(|n| n.to_string()),
-                limit: a.limit.map(|n| n.to_string()),
-            };
-            Ok(session.read(&a.path, &options))
+            let options = ReadOptions::new().anchors(anchors).typed(
+                a.offset.map(|n| n.to_string()),
+                a.limit.map(|n| n.to_string()),
+            );
+            Ok(session.read(&a.path, &options).into())
         }),
         "edit" => with_args(name, args, |a: EditArgs| {
             // Without `dialect`, the patch's own form tells (a V4A patch, a JSON request …).
@@ -174,7 +173,7 @@ pub(crate) fn run_with_progress(
                 Some(inner) => (inner.to_string(), true),
                 None => (patch, false),
             };
-            let mut response = session.edit(&patch, dialect, &options);
+            let mut response: Response = session.edit(&patch, dialect, &options).into();
             if fence {
                 add_warning(&mut response, FENCE_STRIPPED.to_string());
             }
@@ -182,12 +181,11 @@ pub(crate) fn run_with_progress(
         }),
         "write" => with_args(name, args, |a: WriteArgs| {
             let anchors = pick(dialect, a.dialect.as_deref())?.read_anchors();
-            Ok(nothing_written(session.write_with(
-                &a.path,
-                a.content.as_bytes(),
-                anchors,
-                a.overwrite,
-            )))
+            Ok(nothing_written(
+                session
+                    .write_with(&a.path, a.content.as_bytes(), anchors, a.overwrite)
+                    .into(),
+            ))
         }),
         "ast_edit" => with_args(name, args, |a: AstEditArgs| {
             if a.ops.is_empty() {
@@ -203,7 +201,9 @@ pub(crate) fn run_with_progress(
                 hidden: a.hidden,
                 no_ignore: a.no_ignore,
             };
-            Ok(session.ast_edit(rules, a.paths, &options, progress))
+            Ok(session
+                .ast_edit_with_progress(rules, a.paths, &options, progress)
+                .into())
         }),
         "resolve" => with_args(name, args, |a: ResolveArgs| {
             let id = match &a.id {
@@ -231,7 +231,7 @@ pub(crate) fn run_with_progress(
                 "apply" => {
                     let only = a.only;
                     return Ok(nothing_written(
-                        session.resolve(ResolveAction::Apply { id, only }),
+                        session.resolve(ResolveAction::Apply { id, only }).into(),
                     ));
                 }
                 "discard" => ResolveAction::Discard { id },
@@ -242,7 +242,7 @@ pub(crate) fn run_with_progress(
                     ))
                 }
             };
-            Ok(session.resolve(action))
+            Ok(session.resolve(action).into())
         }),
         "undo" => with_args(name, args, |a: UndoArgs| {
             let id = match &a.id {
@@ -254,8 +254,10 @@ pub(crate) fn run_with_progress(
                 None => None,
             };
             match (a.action.as_deref(), id) {
-                (Some("undo"), id) | (None, id @ Some(_)) => Ok(nothing_written(session.undo(id))),
-                (Some("list") | None, None) => Ok(session.undo_list()),
+                (Some("undo"), id) | (None, id @ Some(_)) => {
+                    Ok(nothing_written(session.undo(id).into()))
+                }
+                (Some("list") | None, None) => Ok(session.undo_list().into()),
                 (Some("list"), Some(_)) => {
                     Err("\"list\" takes no `id`: leave it out, or use \"action\": \"undo\"".into())
                 }

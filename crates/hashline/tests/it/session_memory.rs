@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use hashline::{
-    Anchors, Dialect, EditOptions, ErrorCode, MemoryDisk, ReadOptions, ResolveAction, Session,
-    StateConfig,
+    Anchors, Dialect, EditOptions, ErrorCode, MemoryDisk, ReadOptions, ResolveAction, Response,
+    Session, StateConfig,
 };
 
 /// A session over `files` in memory, and the tree (to look at it afterwards).
@@ -20,17 +20,14 @@ fn text(disk: &MemoryDisk, path: &str) -> String {
 }
 
 fn read(session: &Session, path: &str, anchors: Anchors) -> String {
-    let options = ReadOptions {
-        anchors,
-        ..ReadOptions::default()
-    };
-    let response = session.read(path, &options);
+    let options = ReadOptions::new().anchors(anchors);
+    let response = Response::from(session.read(path, &options));
     assert!(response.outcome.ok, "{}", response.outcome.text);
     response.outcome.text
 }
 
-fn edit(session: &Session, input: &str, dialect: Dialect) -> hashline::Response {
-    session.edit(input, dialect, &EditOptions::default())
+fn edit(session: &Session, input: &str, dialect: Dialect) -> Response {
+    Response::from(session.edit(input, dialect, &EditOptions::default()))
 }
 
 /// The first line of a tagged read: `¶PATH#TAG`.
@@ -132,18 +129,21 @@ fn every_json_dialect_and_str_replace_run_in_memory() {
 #[test]
 fn write_works_and_undo_is_refused_in_memory() {
     let (session, disk) = session(&[]);
-    let written = session.write("n/new.txt", b"hello\n", Anchors::Tag);
+    let written = Response::from(session.write("n/new.txt", b"hello\n", Anchors::Tag));
     assert!(written.outcome.ok, "{}", written.outcome.text);
     assert!(written.outcome.text.starts_with("¶n/new.txt#"));
     assert_eq!(text(&disk, "n/new.txt"), "hello\n");
     assert_eq!(
-        session.undo(None).outcome.code,
+        Response::from(session.undo(None)).outcome.code,
         Some(ErrorCode::NeedsDirectory)
     );
-    assert_eq!(session.recover().report()["code"], "E_NEEDS_DIRECTORY");
-    let listed = session.resolve(ResolveAction::List);
+    assert_eq!(
+        Response::from(session.recover()).report()["code"],
+        "E_NEEDS_DIRECTORY"
+    );
+    let listed = Response::from(session.resolve(ResolveAction::List));
     assert!(listed.outcome.ok, "{}", listed.outcome.text);
-    let outside = session.read("../x", &ReadOptions::default());
+    let outside = Response::from(session.read("../x", &ReadOptions::default()));
     assert_eq!(outside.outcome.code, Some(ErrorCode::OutsideRoot));
 }
 
@@ -158,7 +158,12 @@ fn ast_edit_previews_and_resolve_applies_in_memory() {
     ]);
     let rules = vec![hashline::Rule::new("console.log($A)", "logger.info($A)")];
     let options = hashline::AstEditOptions::default();
-    let preview = session.ast_edit(rules.clone(), vec!["web".into()], &options, &|_, _| {});
+    let preview = Response::from(session.ast_edit_with_progress(
+        rules.clone(),
+        vec!["web".into()],
+        &options,
+        &|_, _| {},
+    ));
     assert!(preview.outcome.ok, "{}", preview.outcome.text);
     let report = preview.report();
     assert_eq!(report["preview"]["total_replacements"], 3, "{report}");
@@ -175,10 +180,10 @@ fn ast_edit_previews_and_resolve_applies_in_memory() {
     );
 
     // Part of it applied, the rest discarded.
-    let applied = session.resolve(ResolveAction::Apply {
+    let applied = Response::from(session.resolve(ResolveAction::Apply {
         id: None,
         only: Some(vec!["1:2".into(), "2:1".into()]),
-    });
+    }));
     assert!(applied.outcome.ok, "{}", applied.outcome.text);
     assert_eq!(
         applied.report()["resolve"]["still_pending"],
@@ -189,22 +194,27 @@ fn ast_edit_previews_and_resolve_applies_in_memory() {
         "console.log(1);\nrun();\nlogger.info(2);\n"
     );
     assert_eq!(text(&disk, "web/b.js"), "logger.info(3);\n");
-    let dropped = session.resolve(ResolveAction::Discard { id: None });
+    let dropped = Response::from(session.resolve(ResolveAction::Discard { id: None }));
     assert!(dropped.outcome.ok, "{}", dropped.outcome.text);
     assert_eq!(text(&disk, "web/.hidden/c.js"), "console.log(4);\n");
     assert_eq!(text(&disk, "web/node_modules/m/i.js"), "console.log(5);\n");
 
     // A file changed after its preview: the apply is refused, nothing is written.
     let back = vec![hashline::Rule::new("logger.info($A)", "log($A)")];
-    let again = session.ast_edit(back, vec!["web/b.js".into()], &options, &|_, _| {});
+    let again = Response::from(session.ast_edit_with_progress(
+        back,
+        vec!["web/b.js".into()],
+        &options,
+        &|_, _| {},
+    ));
     assert!(again.outcome.ok, "{}", again.outcome.text);
     assert_eq!(again.report()["preview"]["total_replacements"], 1);
     let before = text(&disk, "web/a.js");
     disk.insert("web/b.js", "logger.info(3);\nconsole.log(7);\n");
-    let stale = session.resolve(ResolveAction::Apply {
+    let stale = Response::from(session.resolve(ResolveAction::Apply {
         id: None,
         only: None,
-    });
+    }));
     assert_eq!(stale.outcome.code, Some(ErrorCode::StalePreview));
     assert_eq!(text(&disk, "web/a.js"), before);
     assert_eq!(
@@ -214,9 +224,19 @@ fn ast_edit_previews_and_resolve_applies_in_memory() {
 
     // Names: a missing one and one outside the tree are refused.
     let rules = vec![hashline::Rule::new("foo($A)", "bar($A)")];
-    let missing = session.ast_edit(rules.clone(), vec!["nope".into()], &options, &|_, _| {});
+    let missing = Response::from(session.ast_edit_with_progress(
+        rules.clone(),
+        vec!["nope".into()],
+        &options,
+        &|_, _| {},
+    ));
     assert_eq!(missing.outcome.code, Some(ErrorCode::FileNotFound));
-    let outside = session.ast_edit(rules, vec!["../x".into()], &options, &|_, _| {});
+    let outside = Response::from(session.ast_edit_with_progress(
+        rules,
+        vec!["../x".into()],
+        &options,
+        &|_, _| {},
+    ));
     assert_eq!(outside.outcome.code, Some(ErrorCode::OutsideRoot));
 }
 

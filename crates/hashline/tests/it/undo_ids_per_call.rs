@@ -42,9 +42,11 @@ fn eight_threads_each_get_their_own_undo_ids() {
                 let mut ids = Vec::with_capacity(EDITS);
                 for n in 0..EDITS {
                     let patch = bump(&file, n);
-                    let done = session.edit(&patch, Dialect::ApplyPatch, &EditOptions::default());
-                    assert!(done.outcome.ok, "{file} edit {n}: {}", done.outcome.text);
-                    let id = done.report()["undo"].as_u64();
+                    let done = session
+                        .edit(&patch, Dialect::ApplyPatch, &EditOptions::new())
+                        .unwrap_or_else(|r| panic!("{file} edit {n}: {r}"));
+                    let id = done.undo();
+                    assert_eq!(done.report()["undo"].as_u64(), id, "the same id in JSON");
                     ids.push(id.unwrap_or_else(|| panic!("{file} edit {n} lost its undo id")));
                 }
                 ids
@@ -66,9 +68,9 @@ fn eight_threads_each_get_their_own_undo_ids() {
     // Every call the undo log still holds (the newest 100) names the file of the thread that
     // got its id; undoing the newest puts back that thread's file, and no other.
     let owner = |id: u64| ids.iter().position(|own| own.contains(&id));
-    let listed = session.undo_list();
+    let listed = session.undo_list().expect("the undo list");
     let mut newest = None;
-    for line in listed.outcome.text.lines() {
+    for line in listed.text().lines() {
         let fields: Vec<&str> = line.split('\t').collect();
         let id: u64 = fields[0].parse().expect("an undo id");
         let t = owner(id).unwrap_or_else(|| panic!("id {id} was given to no call"));
@@ -79,8 +81,9 @@ fn eight_threads_each_get_their_own_undo_ids() {
         newest = newest.max(Some((id, t)));
     }
     let (last, t) = newest.expect("the undo log holds calls");
-    let undone = session.undo(Some(last));
-    assert!(undone.outcome.ok, "undo {last}: {}", undone.outcome.text);
+    if let Err(refusal) = session.undo(Some(last)) {
+        panic!("undo {last}: {refusal}");
+    }
     for u in 0..THREADS {
         let text = std::fs::read_to_string(root.path().join(format!("f{u}.txt"))).expect("read");
         let expected = if u == t { EDITS - 1 } else { EDITS };
