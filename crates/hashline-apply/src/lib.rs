@@ -63,6 +63,7 @@ pub mod str_replace;
 
 pub use dialect::{Anchors, Dialect, DialectId, RunOptions};
 pub use fs::Content;
+pub use hashline_core::Refusal;
 pub use hashline_fs as fs;
 pub use hashline_fs::{normalize_path, Change, Disk, Entry, MemoryDisk};
 pub use outcome::{not_recorded, warnings_block, FileOp, FileReport, Outcome};

@@ -43,6 +43,7 @@ pub mod kind;
 pub mod name;
 pub mod par;
 pub mod pieces;
+mod refusal;
 pub mod syntax;
 pub mod text;
 
@@ -50,5 +51,6 @@ pub use block::{BlockResolver, BlockSpan};
 pub use code::ErrorCode;
 pub use edit::{splice, splice_runs, Edit, EditKind, Run, SpliceError};
 pub use pieces::{Pieces, SplicedText};
+pub use refusal::Refusal;
 pub use syntax::{Inspection, LayoutNote, LineChange, SyntaxCheck, SyntaxIssue};
 pub use text::{Eol, OutLine, TextFile};

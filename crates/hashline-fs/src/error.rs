@@ -203,6 +203,12 @@ pub enum FsError {
     },
 }
 
+impl From<FsError> for hashline_core::Refusal {
+    fn from(e: FsError) -> hashline_core::Refusal {
+        hashline_core::Refusal::new(e.code(), e.to_string())
+    }
+}
+
 impl FsError {
     /// The stable code of this failure.
     pub fn code(&self) -> ErrorCode {

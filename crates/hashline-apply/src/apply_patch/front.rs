@@ -9,12 +9,12 @@ use hashline_core::{Edit, ErrorCode, SpliceError, TextFile};
 use hashline_state::StoreError;
 use hashline_syntax::apply_patch::Hunk;
 
-use super::error::ApError;
 use super::texts;
 use crate::fs::FsError;
 use crate::pipeline::commit::CommitError;
 use crate::pipeline::execute::{Done, EditPlan, FrontEnd, Intent, Land, Opened, Plan};
 use crate::pipeline::recorded::{basis, Basis};
+use hashline_core::Refusal;
 use play::{recorded_file, rewrite, Carry};
 
 /// The hunks of one file: its path as first written, its spelling without `.` components
@@ -45,7 +45,7 @@ pub(crate) struct ApplyPatch {
     root: String,
     overwrite: bool,
     /// The first failure in patch order: (hunk index, refusal).
-    failure: Option<(usize, ApError)>,
+    failure: Option<(usize, Refusal)>,
     /// Per file, each edit origin's name ("chunk 2 of a.txt").
     labels: Vec<Vec<String>>,
     /// Notes for files the session never read.
@@ -60,7 +60,7 @@ impl ApplyPatch {
     /// `Delete` of the old path fails as Codex fails there (the file is gone), and what Codex
     /// would do by overwriting (an `Add` of the old path, a moved file moved again, a move onto
     /// a path another hunk names) is refused as tangled. Nothing is written either way.
-    pub fn new(hunks: Vec<Hunk>, root: String, overwrite: bool) -> Result<ApplyPatch, ApError> {
+    pub fn new(hunks: Vec<Hunk>, root: String, overwrite: bool) -> Result<ApplyPatch, Refusal> {
         let mut groups: Vec<Group> = Vec::new();
         let mut failure = None;
         for (h, hunk) in hunks.iter().enumerate() {
@@ -151,7 +151,7 @@ impl ApplyPatch {
     }
 
     /// Keep the failure that comes first in the patch.
-    fn fail(&mut self, hunk: usize, e: ApError) {
+    fn fail(&mut self, hunk: usize, e: Refusal) {
         if self.failure.as_ref().is_none_or(|(h, _)| hunk < *h) {
             self.failure = Some((hunk, e));
         }
@@ -174,7 +174,7 @@ fn noop_file(file: Option<TextFile>) -> Plan {
 }
 
 impl FrontEnd for ApplyPatch {
-    type Error = ApError;
+    type Error = Refusal;
 
     fn intents(&self) -> Vec<Intent> {
         self.groups
@@ -186,7 +186,7 @@ impl FrontEnd for ApplyPatch {
             .collect()
     }
 
-    fn fs_error(&self, i: usize, e: FsError) -> ApError {
+    fn fs_error(&self, i: usize, e: FsError) -> Refusal {
         let path = self.groups.get(i).map_or("", |g| g.path.as_str());
         let abs = self.abs(path);
         let first = self.groups.get(i).map(|g| &self.hunks[g.hunks[0]]);
@@ -200,10 +200,10 @@ impl FrontEnd for ApplyPatch {
             (FsError::IsDirectory { .. }, _) => format!("Failed to delete file {abs}"),
             _ => format!("{e}. No files were modified."),
         };
-        ApError::new(e.code(), message)
+        Refusal::new(e.code(), message)
     }
 
-    fn plan(&mut self, mut opened: Opened<'_>) -> Result<Plan, ApError> {
+    fn plan(&mut self, mut opened: Opened<'_>) -> Result<Plan, Refusal> {
         let i = opened.index;
         let first = self.groups[i].hunks[0];
         let updates = matches!(self.hunks[first], Hunk::Update { .. });
@@ -314,8 +314,8 @@ impl FrontEnd for ApplyPatch {
         }
     }
 
-    fn splice_error(&self, e: SpliceError) -> ApError {
-        ApError::new(
+    fn splice_error(&self, e: SpliceError) -> Refusal {
+        Refusal::new(
             ErrorCode::EditConflict,
             format!("{e}. No files were modified."),
         )
@@ -333,7 +333,7 @@ impl FrontEnd for ApplyPatch {
             .unwrap_or_else(|| crate::guard::op_label(e))
     }
 
-    fn before_commit(&self, done: &[Done]) -> Result<(), ApError> {
+    fn before_commit(&self, done: &[Done]) -> Result<(), Refusal> {
         if let Some((_, e)) = &self.failure {
             return Err(e.clone());
         }
@@ -349,19 +349,19 @@ impl FrontEnd for ApplyPatch {
         Ok(())
     }
 
-    fn store_error(&self, e: StoreError) -> ApError {
-        ApError::new(ErrorCode::Io, format!("session store: {e}"))
+    fn store_error(&self, e: StoreError) -> Refusal {
+        Refusal::new(ErrorCode::Io, format!("session store: {e}"))
     }
 
     fn store_warning(&self, e: &StoreError) -> String {
         format!("The patch was applied, but the session store could not record it: {e}")
     }
 
-    fn commit_error(&self, e: CommitError) -> ApError {
+    fn commit_error(&self, e: CommitError) -> Refusal {
         if let CommitError::Fs(FsError::ReadOnly { path }) = &e {
-            return ApError::new(e.code(), format!("Failed to write file {}", self.abs(path)));
+            return Refusal::new(e.code(), format!("Failed to write file {}", self.abs(path)));
         }
-        ApError::new(e.code(), format!("{e}. No files were modified."))
+        Refusal::new(e.code(), format!("{e}. No files were modified."))
     }
 }
 

@@ -6,9 +6,9 @@
 use hashline_core::{Edit, EditKind, ErrorCode};
 use hashline_syntax::apply_patch::{Chunk, Row};
 
-use super::error::ApError;
 use super::seek::{seek, Level, Seek};
 use super::texts;
+use hashline_core::Refusal;
 
 /// Names used in messages: the path as written and as Codex prints it (absolute).
 pub(crate) struct Names<'a> {
@@ -26,7 +26,7 @@ pub(crate) fn lower(
     chunks: &[Chunk],
     names: &Names<'_>,
     first_origin: usize,
-) -> Result<(Vec<Edit>, Vec<String>), ApError> {
+) -> Result<(Vec<Edit>, Vec<String>), Refusal> {
     let mut edits = Vec::new();
     let mut warnings = Vec::new();
     let mut at = 0;
@@ -43,7 +43,7 @@ pub(crate) fn lower(
                     return Err(texts::ambiguous(names, k, &[context.as_str()], &hits));
                 }
                 Seek::Missing => {
-                    return Err(ApError::new(
+                    return Err(Refusal::new(
                         ErrorCode::ContextNotFound,
                         format!("Failed to find context '{context}' in {}", names.abs),
                     ));
@@ -76,7 +76,7 @@ pub(crate) fn lower(
             }
             Seek::Ambiguous(hits, _) => return Err(texts::ambiguous(names, k, &old, &hits)),
             Seek::Missing => {
-                return Err(ApError::new(
+                return Err(Refusal::new(
                     ErrorCode::ContextNotFound,
                     format!(
                         "Failed to find expected lines in {}:\n{}",

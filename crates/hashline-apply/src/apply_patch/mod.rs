@@ -13,17 +13,16 @@
 //! * `seek`: Codex's four matching levels, with the ambiguity check.
 //! * `lower`: chunks placed and lowered to core edits (kept rows untouched).
 //! * `front`: the executor's front end (hunks per file, played in patch order).
-//! * `texts`: Codex's summary and error texts, and ours. `error`: [`ApError`].
+//! * `texts`: Codex's summary and error texts, and ours.
 
 mod dialect;
-mod error;
 mod front;
 mod lower;
 mod seek;
 mod texts;
 
 pub use dialect::DIALECT;
-pub use error::ApError;
+pub use hashline_core::Refusal;
 
 use hashline_state::SnapshotStore;
 use hashline_syntax::apply_patch::parse_patch;
@@ -68,9 +67,9 @@ fn run(
     store: &dyn SnapshotStore,
     patch: &str,
     opts: &EditOptions<'_>,
-) -> Result<Outcome, (ApError, Vec<String>)> {
+) -> Result<Outcome, (Refusal, Vec<String>)> {
     let parsed =
-        parse_patch(patch).map_err(|e| (ApError::new(ErrorCode::Parse, e.to_string()), vec![]))?;
+        parse_patch(patch).map_err(|e| (Refusal::new(ErrorCode::Parse, e.to_string()), vec![]))?;
     if parsed.hunks.is_empty() {
         return Err((texts::no_hunks(), Vec::new()));
     }

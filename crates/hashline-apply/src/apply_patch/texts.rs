@@ -4,9 +4,9 @@
 use hashline_core::ErrorCode;
 use hashline_syntax::apply_patch::Hunk;
 
-use super::error::ApError;
 use super::lower::Names;
 use super::seek::Level;
+use hashline_core::Refusal;
 
 /// Codex's summary of an applied patch: added, then modified (a move under its destination),
 /// then deleted files, each in patch order, paths as written.
@@ -29,37 +29,37 @@ pub(crate) fn summary(hunks: &[Hunk]) -> String {
 }
 
 /// Codex's refusal of a patch without hunks.
-pub(crate) fn no_hunks() -> ApError {
-    ApError::new(ErrorCode::Noop, "No files were modified.")
+pub(crate) fn no_hunks() -> Refusal {
+    Refusal::new(ErrorCode::Noop, "No files were modified.")
 }
 
 /// Codex's text for an update of a missing file.
-pub(crate) fn update_missing(abs: &str) -> ApError {
-    ApError::new(
+pub(crate) fn update_missing(abs: &str) -> Refusal {
+    Refusal::new(
         ErrorCode::FileNotFound,
         format!("Failed to read file to update {abs}: No such file or directory (os error 2)"),
     )
 }
 
 /// Codex's text for a delete of a missing file.
-pub(crate) fn delete_missing(abs: &str) -> ApError {
-    ApError::new(
+pub(crate) fn delete_missing(abs: &str) -> Refusal {
+    Refusal::new(
         ErrorCode::FileNotFound,
         format!("Failed to delete file {abs}"),
     )
 }
 
 /// Codex's text for an update of a file that is not UTF-8 (`why`: the decoder's words).
-pub(crate) fn not_utf8(abs: &str, why: &str) -> ApError {
-    ApError::new(
+pub(crate) fn not_utf8(abs: &str, why: &str) -> Refusal {
+    Refusal::new(
         ErrorCode::Binary,
         format!("Failed to read file to update {abs}: {why}"),
     )
 }
 
 /// Ours: `*** Add File:` onto a file that exists (DEVIATIONS §18).
-pub(crate) fn add_exists(path: &str) -> ApError {
-    ApError::new(
+pub(crate) fn add_exists(path: &str) -> Refusal {
+    Refusal::new(
         ErrorCode::FileExists,
         format!(
             "Refusing to add {path}: it already exists and *** Add File: would replace it. \
@@ -70,8 +70,8 @@ pub(crate) fn add_exists(path: &str) -> ApError {
 }
 
 /// Ours: `*** Move to:` onto a file that exists (DEVIATIONS §18).
-pub(crate) fn move_exists(path: &str, dest: &str) -> ApError {
-    ApError::new(
+pub(crate) fn move_exists(path: &str, dest: &str) -> Refusal {
+    Refusal::new(
         ErrorCode::FileExists,
         format!(
             "Refusing to move {path} to {dest}: {dest} already exists and would be replaced. \
@@ -87,10 +87,10 @@ pub(crate) fn ambiguous(
     chunk: usize,
     lines: &[&str],
     hits: &[usize],
-) -> ApError {
+) -> Refusal {
     let at: Vec<String> = hits.iter().map(|h| (h + 1).to_string()).collect();
     let more = if hits.len() > 2 { " and more" } else { "" };
-    ApError::new(
+    Refusal::new(
         ErrorCode::AmbiguousContext,
         format!(
             "Chunk {} of {} matches more than once (at lines {}{more}):\n{}\n\
@@ -123,7 +123,7 @@ pub(crate) fn stale(
     stale: &[(String, usize)],
     total: usize,
     lines: &[&str],
-) -> ApError {
+) -> Refusal {
     let names: Vec<&str> = stale.iter().map(|(what, _)| what.as_str()).collect();
     let what = match names.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
@@ -152,7 +152,7 @@ pub(crate) fn stale(
     } else {
         ""
     };
-    ApError::new(
+    Refusal::new(
         ErrorCode::StaleAnchor,
         format!(
             "{path} changed since it was read in this session, and the lines {what} matched \
@@ -164,8 +164,8 @@ pub(crate) fn stale(
 }
 
 /// Ours: two hunks whose files cannot be applied one after the other in one call.
-pub(crate) fn tangled(path: &str) -> ApError {
-    ApError::new(
+pub(crate) fn tangled(path: &str) -> Refusal {
+    Refusal::new(
         ErrorCode::DuplicateFile,
         format!(
             "{path} is named by a *** Move to: and by another hunk of the same patch. \
@@ -176,8 +176,8 @@ pub(crate) fn tangled(path: &str) -> ApError {
 
 /// Ours: two paths of the patch that the file system resolves to one file (a link, or a move
 /// onto a file another hunk names).
-pub(crate) fn one_file_twice(path: &str) -> ApError {
-    ApError::new(
+pub(crate) fn one_file_twice(path: &str) -> Refusal {
+    Refusal::new(
         ErrorCode::DuplicateFile,
         format!(
             "{path} is reached by two different paths of this patch (through a link, or as a \

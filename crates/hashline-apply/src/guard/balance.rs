@@ -4,7 +4,7 @@
 use hashline_core::ErrorCode;
 
 use super::lexical::{code_part, Family};
-use super::{refuse, GuardRefusal, Subject};
+use super::{refuse, Refusal, Subject};
 
 const PAIRS: [(char, char); 3] = [('{', '}'), ('[', ']'), ('(', ')')];
 
@@ -28,7 +28,7 @@ fn net<'l>(lines: impl Iterator<Item = &'l str>, family: Family) -> [i64; 3] {
 /// Refuse when, over all edits of the file, the rows' bracket balance differs from the removed
 /// lines' and the file ends up no closer to balanced than it was. Prose is not checked
 /// (brackets there need not pair).
-pub(super) fn check(s: &Subject<'_>) -> Result<(), GuardRefusal> {
+pub(super) fn check(s: &Subject<'_>) -> Result<(), Refusal> {
     let family = Family::of(s.path);
     if family == Family::Prose {
         return Ok(());

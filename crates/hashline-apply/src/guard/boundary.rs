@@ -8,7 +8,7 @@ use super::edges::{prose_leftover, renumbered, unpaired_end};
 use super::leftover::duplicate_key;
 use super::lexical::is_blank;
 use super::orphan::orphaned_body;
-use super::{is_fence, refuse, GuardRefusal, Subject};
+use super::{is_fence, refuse, Refusal, Subject};
 
 pub(super) const RESEND: &str =
     "Fix the range with the fresh anchors shown and send the edit again; to \
@@ -20,7 +20,7 @@ pub(super) fn check(
     s: &Subject<'_>,
     edit: &Edit,
     warnings: &mut Vec<String>,
-) -> Result<(), GuardRefusal> {
+) -> Result<(), Refusal> {
     if let Some(what) = swallowed_fence(s, edit)
         .or_else(|| swallowed_attachment(s, edit))
         .or_else(|| duplicate_key(s, edit))

@@ -8,7 +8,7 @@ use hashline_core::{Edit, ErrorCode};
 
 use super::boundary::RESEND;
 use super::lexical::{indent, is_blank, Family};
-use super::{refuse, GuardRefusal, Subject};
+use super::{refuse, Refusal, Subject};
 
 /// Statements after which nothing at the same indentation runs.
 const TERMINAL: [&str; 6] = ["return", "raise", "throw", "break", "continue", "panic!("];
@@ -26,7 +26,7 @@ pub(super) fn check(
     s: &Subject<'_>,
     edit: &Edit,
     warnings: &mut Vec<String>,
-) -> Result<(), GuardRefusal> {
+) -> Result<(), Refusal> {
     match dead_code(s, edit) {
         Some((what, true)) => Err(refuse(s, ErrorCode::RangeBoundary, edit, what, RESEND)),
         Some((what, false)) => {

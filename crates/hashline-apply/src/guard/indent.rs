@@ -8,7 +8,7 @@ use hashline_core::{Edit, ErrorCode};
 use super::indent_block::{above_closer, braced, inside_brackets, under_opener};
 use super::lexical::{indent, is_blank, width, Family};
 use super::scope::Ix;
-use super::{refuse, GuardRefusal, Subject};
+use super::{refuse, Refusal, Subject};
 
 /// Lines on each side of an edit that show the block's indentation style.
 const AROUND: usize = 4;
@@ -17,7 +17,7 @@ const RESEND: &str = "Re-indent the rows like the lines shown above and send the
 this indentation is meant, resend with --as-sent (CLI) or \"allowSyntaxErrors\": true (JSON).";
 
 /// Refuse `edit` if its rows' indentation does not fit the block.
-pub(super) fn check(s: &Subject<'_>, edit: &Edit) -> Result<(), GuardRefusal> {
+pub(super) fn check(s: &Subject<'_>, edit: &Edit) -> Result<(), Refusal> {
     let ix = Ix::new(s, edit);
     let ctx = context(&ix);
     let e = &ix.edit;

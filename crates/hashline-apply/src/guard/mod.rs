@@ -78,15 +78,9 @@ impl GuardOptions<'_> {
     }
 }
 
-/// A refusal of the guard: nothing is written.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct GuardRefusal {
-    /// The stable code.
-    pub code: ErrorCode,
-    /// What is wrong, the lines concerned with fresh anchors, and how to resend.
-    pub message: String,
-}
+/// A refusal of the guard: nothing is written. Its message says what is wrong, the lines
+/// concerned with fresh anchors, and how to resend.
+pub use hashline_core::Refusal;
 
 /// The runs of blank lines of a text ([`Subject::blank_runs`]).
 #[derive(Debug, Default, Clone, Copy)]
@@ -457,10 +451,7 @@ pub(crate) fn op_label(edit: &Edit) -> String {
 ///
 /// On a text of [`PARALLEL_BYTES`] or more the parser runs on a second thread while the
 /// per-edit checks run; a refusal of the per-edit checks still comes first, as it would alone.
-pub(crate) fn check<'a>(
-    s: &Subject<'a>,
-    opts: &GuardOptions<'a>,
-) -> Result<Vec<String>, GuardRefusal> {
+pub(crate) fn check<'a>(s: &Subject<'a>, opts: &GuardOptions<'a>) -> Result<Vec<String>, Refusal> {
     if opts.allow_syntax_errors {
         return as_sent(s);
     }
@@ -505,7 +496,7 @@ pub(crate) fn check<'a>(
 const PARALLEL_BYTES: usize = 1 << 18;
 
 /// The checks of each edit in turn (payload, echo, indentation, boundary, merged rows).
-fn per_edit(s: &Subject<'_>) -> Result<Vec<String>, GuardRefusal> {
+fn per_edit(s: &Subject<'_>) -> Result<Vec<String>, Refusal> {
     let mut warnings = Vec::new();
     for edit in s.edits {
         one_edit(s, edit, &mut warnings)?;
@@ -515,7 +506,7 @@ fn per_edit(s: &Subject<'_>) -> Result<Vec<String>, GuardRefusal> {
 
 /// The checks of one edit; a deletion passes the checks of rows, but not the orphaned body,
 /// the blank lines it takes nor the code it leaves unreachable.
-fn one_edit(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) -> Result<(), GuardRefusal> {
+fn one_edit(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) -> Result<(), Refusal> {
     if edit.rows.is_empty() {
         if let Some(what) = orphan::orphaned_body(s, edit) {
             return Err(refuse(
@@ -549,7 +540,7 @@ fn one_edit(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) -> Result<
 /// The request said the edit is meant as sent (`--allow-syntax-errors`, `--as-sent`,
 /// `"allowSyntaxErrors": true`): the per-edit checks still run, and what they would refuse is
 /// reported as a `[W_AS_SENT]` warning instead; the syntax check does not run.
-fn as_sent(s: &Subject<'_>) -> Result<Vec<String>, GuardRefusal> {
+fn as_sent(s: &Subject<'_>) -> Result<Vec<String>, Refusal> {
     let mut warnings = Vec::new();
     for edit in s.edits {
         if let Err(refusal) = one_edit(s, edit, &mut warnings) {
@@ -568,8 +559,8 @@ pub(crate) fn refuse(
     edit: &Edit,
     what: String,
     fix: &str,
-) -> GuardRefusal {
-    GuardRefusal {
+) -> Refusal {
+    Refusal {
         code,
         message: format!(
             "[{code}] {}: {what}. Nothing was written.\nThe lines around it, with fresh anchors:\n{}\n{fix}",

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use hashline_core::{Edit, EditKind, ErrorCode};
 
 use super::lexical::{indent, is_blank, is_markdown, without_strings, Family};
-use super::{refuse, GuardRefusal, Subject};
+use super::{refuse, Refusal, Subject};
 
 /// How many lines around an edit count as "what the model was looking at" for diff rows.
 const WINDOW: usize = 3;
@@ -18,7 +18,7 @@ const RESEND: &str = "Send the content lines only, exactly as they should appear
 --as-sent (CLI) or \"allowSyntaxErrors\": true (JSON).";
 
 /// Refuse `edit` if one of its rows is not content.
-pub(super) fn check(s: &Subject<'_>, edit: &Edit) -> Result<(), GuardRefusal> {
+pub(super) fn check(s: &Subject<'_>, edit: &Edit) -> Result<(), Refusal> {
     let family = Family::of(s.path);
     let mut what = findings(s, edit, family);
     // In prose, rows inside a code fence are code of any language (a diff, a shell line):

@@ -14,7 +14,7 @@ use hashline_core::affix::{common_prefix, common_suffix};
 use hashline_core::excerpt::{numbered, real_lines};
 use hashline_core::{ErrorCode, Inspection, LineChange, SyntaxCheck, SyntaxIssue};
 
-use super::{GuardOptions, GuardRefusal, Subject};
+use super::{GuardOptions, Refusal, Subject};
 
 /// Lines of the new text shown on each side of the error.
 const AROUND: usize = 2;
@@ -106,7 +106,7 @@ pub(super) fn check(
     s: &Subject<'_>,
     issue: Option<SyntaxIssue>,
     parser: Option<&dyn SyntaxCheck>,
-) -> Result<(), GuardRefusal> {
+) -> Result<(), Refusal> {
     let Some(issue) = issue else {
         return Ok(());
     };
@@ -146,7 +146,7 @@ pub(super) fn check(
             ));
         }
     }
-    Err(GuardRefusal {
+    Err(Refusal {
         code: ErrorCode::SyntaxIntroduced,
         message: format!(
             "[{}] {}: the edit would add a syntax error at {}:{} ({}). Nothing was written.\n{shown}\n{FIX}",
@@ -189,7 +189,7 @@ mod tests {
         }
     }
 
-    fn run(before: &str, after: &str, issue: SyntaxIssue, allow: bool) -> Result<(), GuardRefusal> {
+    fn run(before: &str, after: &str, issue: SyntaxIssue, allow: bool) -> Result<(), Refusal> {
         let lines: Vec<&str> = before.split('\n').collect();
         let edits = vec![Edit {
             kind: EditKind::Replace { start: 2, end: 2 },
@@ -216,7 +216,7 @@ mod tests {
 
     /// The whole guard ([`super::super::check`]) on a text of `lines` lines with line 2
     /// replaced by `row`, the fake parser finding `BROKEN`.
-    fn guard_big(lines: usize, row: &str) -> Result<Vec<String>, GuardRefusal> {
+    fn guard_big(lines: usize, row: &str) -> Result<Vec<String>, Refusal> {
         let fake = Fake(SyntaxIssue {
             line: 2,
             column: 1,
@@ -231,7 +231,7 @@ mod tests {
         lines: usize,
         row: &str,
         parser: &dyn SyntaxCheck,
-    ) -> Result<Vec<String>, GuardRefusal> {
+    ) -> Result<Vec<String>, Refusal> {
         let before: String = (0..lines).map(|i| format!("let v{i} = {i};\n")).collect();
         let after = before.replacen("let v1 = 1;", row, 1);
         let split: Vec<&str> = before.split('\n').collect();

@@ -11,8 +11,8 @@ use hashline_syntax::hash_json::EditItem;
 
 use crate::guard::{without_strings, Family};
 
-use super::refusal::Refusal;
 use super::resolve::{Place, Version};
+use hashline_core::Refusal;
 
 /// The peer's non-blocking boundary warnings of a resolved replace (after, then before).
 pub(crate) fn boundary_warnings(

@@ -25,9 +25,9 @@ use super::checks::{bare_prefix, boundary_warnings, unicode_escape_warning};
 use super::plan::{label, plan, NoopRecord};
 use super::read::{detect, FileKind};
 use super::rebase::{rebase, recorded_base};
-use super::refusal::Refusal;
 use super::resolve::{anchors_of, resolve, Version};
 use super::response::{applied, changed_range, noop};
+use hashline_core::Refusal;
 
 /// The end of the refusal of a non-text file.
 const TEXT_ONLY: &str = "Hashline edit only supports text files.";

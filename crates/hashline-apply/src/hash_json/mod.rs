@@ -23,13 +23,12 @@ mod outline;
 mod plan;
 pub mod read;
 mod rebase;
-mod refusal;
 mod resolve;
 mod response;
 
 pub use dialect::DIALECT;
 pub use engine::{edit, EditOptions};
-pub use refusal::Refusal;
+pub use hashline_core::Refusal;
 
 use hashline_anchor::hash_json::{hash_lines, render_rows, visible_line_count};
 

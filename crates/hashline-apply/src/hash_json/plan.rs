@@ -9,8 +9,8 @@
 use hashline_core::{Edit, EditKind, ErrorCode};
 use hashline_syntax::hash_json::{EditItem, ItemOp};
 
-use super::refusal::Refusal;
 use super::resolve::{Place, Version};
+use hashline_core::Refusal;
 
 /// A replace whose payload equals the lines it names.
 #[derive(Debug, Clone, PartialEq, Eq)]

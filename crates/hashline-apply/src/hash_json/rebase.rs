@@ -17,8 +17,8 @@ use hashline_syntax::hash_json::EditItem;
 
 use crate::merge::{carry, settle, LineMap, Reading, Unsettled};
 
-use super::refusal::Refusal;
 use super::resolve::{anchors_of, resolve, Place, Version};
+use hashline_core::Refusal;
 
 /// Rows of fresh anchors shown around a refused edit.
 const FRESH_ROWS: usize = 12;

@@ -6,7 +6,7 @@ use hashline_anchor::hash_json::{hash_lines, LineHash};
 use hashline_core::ErrorCode;
 use hashline_syntax::hash_json::{Anchor, EditItem, ItemOp};
 
-use super::refusal::Refusal;
+use hashline_core::Refusal;
 
 /// Line numbers of each hash (foldhash: SipHash dominated 100 MB edits).
 type Index<'a> = HashMap<&'a str, Vec<usize>, foldhash::fast::RandomState>;

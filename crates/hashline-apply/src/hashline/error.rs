@@ -1,6 +1,6 @@
 //! Refusals of the hashline engine. Each carries the seed's exact model-facing message.
 
-use hashline_core::ErrorCode;
+use hashline_core::{ErrorCode, Refusal};
 
 /// Why a hashline call was refused. `Display` is the model-facing text.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -42,9 +42,9 @@ pub enum HashlineError {
     /// A file system refusal, with its own code.
     #[error("{1}")]
     Fs(ErrorCode, String),
-    /// The edit guard refused a suspected model mistake.
+    /// A shared step refused: the edit guard (a suspected model mistake) or a file-level check.
     #[error(transparent)]
-    Guard(#[from] crate::guard::GuardRefusal),
+    Guard(#[from] Refusal),
 }
 
 impl HashlineError {
@@ -77,11 +77,5 @@ impl From<hashline_state::StoreError> for HashlineError {
 impl From<crate::fs::FsError> for HashlineError {
     fn from(e: crate::fs::FsError) -> Self {
         HashlineError::Fs(e.code(), e.to_string())
-    }
-}
-
-impl From<crate::pipeline::files::FileRefusal> for HashlineError {
-    fn from(e: crate::pipeline::files::FileRefusal) -> Self {
-        HashlineError::Fs(e.code, e.message)
     }
 }

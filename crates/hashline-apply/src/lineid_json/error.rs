@@ -1,7 +1,7 @@
 //! Refusals of the LINE#ID engine: each carries the exact model-facing text (without the
 //! executor's `Error: ` prefix) and a stable [`ErrorCode`].
 
-use hashline_core::ErrorCode;
+use hashline_core::{ErrorCode, Refusal};
 
 /// Why an edit call is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -75,9 +75,9 @@ pub enum EngineError {
         /// The message with fresh anchors.
         message: String,
     },
-    /// The edit guard refused a suspected model mistake.
+    /// A shared step refused: the edit guard (a suspected model mistake) or a file-level check.
     #[error(transparent)]
-    Guard(#[from] crate::guard::GuardRefusal),
+    Guard(#[from] Refusal),
     /// `File not found: …`.
     #[error("File not found: {path}")]
     NotFound {
@@ -115,14 +115,5 @@ impl EngineError {
     /// The model-facing text: `Error: {message}`.
     pub fn text(&self) -> String {
         format!("Error: {self}")
-    }
-}
-
-impl From<crate::pipeline::files::FileRefusal> for EngineError {
-    fn from(e: crate::pipeline::files::FileRefusal) -> Self {
-        EngineError::Io {
-            code: e.code,
-            message: e.message,
-        }
     }
 }

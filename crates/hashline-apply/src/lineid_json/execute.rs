@@ -16,12 +16,13 @@ use crate::anchors::AnchorForm;
 use crate::fs::FsError;
 use crate::pipeline::commit::CommitError;
 use crate::pipeline::execute::{execute, EditPlan, FrontEnd, Intent, Land, Opened, Plan, Run};
-use crate::pipeline::files::{open_for_read, read_text, text_only, Decoding, FileRefusal};
+use crate::pipeline::files::{open_for_read, read_text, text_only, Decoding};
 use crate::pipeline::report::NewTagged;
 use crate::pipeline::report::{change_report, read_report, record_read, FirstLine};
 use crate::pipeline::stage::Spliced;
 use crate::Disk;
 use crate::{FileOp, FileReport, Outcome};
+use hashline_core::Refusal;
 
 /// A failed commit: nothing was written.
 fn commit_error(e: CommitError) -> EngineError {
@@ -31,7 +32,7 @@ fn commit_error(e: CommitError) -> EngineError {
     }
 }
 
-fn refusal(e: FileRefusal) -> EngineError {
+fn refusal(e: Refusal) -> EngineError {
     EngineError::Io {
         code: e.code,
         message: e.message,

@@ -15,10 +15,10 @@ use crate::guard::GuardOptions;
 
 use super::commit::{Landing, Recorder, Staged};
 use super::disk::Disk;
-use super::files::FileRefusal;
 use super::links;
 use super::new_text::NewText;
 use super::stage::{guard_and_encode, splice_file, Front};
+use hashline_core::Refusal;
 
 pub(crate) use super::front::{Done, EditPlan, FrontEnd, Guarded, Intent, Land, Opened, Plan};
 
@@ -67,7 +67,7 @@ pub(crate) fn execute_beside<F: FrontEnd, R: Send>(
         front.begin(i)?;
         let (target, dest) = match resolved {
             Ok(r) => r,
-            Err(Unresolved::Name(e)) => return Err(FileRefusal::from(e).into()),
+            Err(Unresolved::Name(e)) => return Err(Refusal::from(e).into()),
             Err(Unresolved::Fs(e)) => return Err(front.fs_error(i, e)),
         };
         let bytes = disk.read(&target).map_err(|e| front.fs_error(i, e))?;
@@ -347,24 +347,18 @@ mod tests {
     use hashline_state::MemoryStore;
 
     use super::*;
-    use crate::guard::GuardRefusal;
     use crate::pipeline::commit::CommitError;
     use crate::pipeline::disk::MemoryDisk;
+    use hashline_core::Refusal;
     use hashline_core::{SpliceError, TextFile};
 
     /// A toy refusal: its code and text.
     #[derive(Debug)]
     struct Refused(ErrorCode, String);
 
-    impl From<GuardRefusal> for Refused {
-        fn from(g: GuardRefusal) -> Refused {
+    impl From<Refusal> for Refused {
+        fn from(g: Refusal) -> Refused {
             Refused(g.code, g.message)
-        }
-    }
-
-    impl From<FileRefusal> for Refused {
-        fn from(e: FileRefusal) -> Refused {
-            Refused(e.code, e.message)
         }
     }
 

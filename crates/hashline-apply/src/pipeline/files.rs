@@ -2,60 +2,25 @@
 //! `read` command.
 
 use hashline_core::kind::Nul;
-use hashline_core::{name, ErrorCode, TextFile};
+use hashline_core::{name, ErrorCode, Refusal, TextFile};
 
 use crate::fs::{FsError, LockGuard, Target};
 
 use super::disk::{Disk, Entry};
 
-/// A refusal of a file-level step: its stable code and the model-facing message.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub(crate) struct FileRefusal {
-    /// The stable code.
-    pub code: ErrorCode,
-    /// What the model reads.
-    pub message: String,
-}
-
-impl FileRefusal {
-    /// The stable code.
-    pub fn code(&self) -> ErrorCode {
-        self.code
-    }
-}
-
-impl From<FsError> for FileRefusal {
-    fn from(e: FsError) -> Self {
-        FileRefusal {
-            code: e.code(),
-            message: e.to_string(),
-        }
-    }
-}
-
-impl From<name::UnsafeName> for FileRefusal {
-    fn from(e: name::UnsafeName) -> Self {
-        FileRefusal {
-            code: e.code(),
-            message: e.to_string(),
-        }
-    }
-}
-
 /// `path` resolved for any command, after the file-name rule of [`hashline_core::name`]: a name
 /// holding a control character is refused (`E_UNSAFE_PATH`) before anything is opened.
-pub(crate) fn resolve(ws: &dyn Disk, path: &str) -> Result<Target, FileRefusal> {
+pub(crate) fn resolve(ws: &dyn Disk, path: &str) -> Result<Target, Refusal> {
     name::check(path)?;
     Ok(ws.resolve(path)?)
 }
 
 /// `Err` with the shared binary refusal ([`hashline_core::kind::refusal_with`]) when `bytes` are
 /// not text under the NUL rule `nul`; `verb` is the command (`read`, `edit`).
-pub(crate) fn text_only(path: &str, bytes: &[u8], verb: &str, nul: Nul) -> Result<(), FileRefusal> {
+pub(crate) fn text_only(path: &str, bytes: &[u8], verb: &str, nul: Nul) -> Result<(), Refusal> {
     match hashline_core::kind::refusal_with(path, bytes, verb, nul) {
         None => Ok(()),
-        Some(message) => Err(FileRefusal {
+        Some(message) => Err(Refusal {
             code: ErrorCode::Binary,
             message,
         }),
@@ -98,7 +63,7 @@ pub(crate) struct ForRead {
 
 /// Resolve `path` for a read and take the read lock: a hard-linked file is rewritten in place,
 /// so the read waits for a running edit rather than show half.
-pub(crate) fn open_for_read(ws: &dyn Disk, path: &str) -> Result<ForRead, FileRefusal> {
+pub(crate) fn open_for_read(ws: &dyn Disk, path: &str) -> Result<ForRead, Refusal> {
     let target = resolve(ws, path)?;
     Ok(open_resolved(ws, target)?)
 }
@@ -120,7 +85,7 @@ pub(crate) fn read_text(
     file: &ForRead,
     nul: Nul,
     decoding: Decoding,
-) -> Result<Option<String>, FileRefusal> {
+) -> Result<Option<String>, Refusal> {
     let Some(bytes) = ws.read(&file.target)? else {
         return Ok(None);
     };

@@ -6,11 +6,10 @@ use hashline_core::{Edit, LineChange, Pieces, SpliceError, TextFile};
 use hashline_state::{SnapshotStore, StoreError};
 
 use crate::fs::{Content, FsError, Target};
-use crate::guard::GuardRefusal;
+use hashline_core::Refusal;
 
 use super::commit::CommitError;
 use super::disk::Disk;
-use super::files::FileRefusal;
 use super::new_text::NewText;
 use super::stage::Spliced;
 
@@ -170,7 +169,7 @@ impl Done {
 /// What a dialect supplies: its request's files, its checks and plans, its seed's words.
 pub(crate) trait FrontEnd {
     /// The dialect's refusal (a guard's or a file-level refusal is taken over as it is).
-    type Error: From<GuardRefusal> + From<FileRefusal>;
+    type Error: From<Refusal> + From<Refusal>;
     /// The files the request names, in its order.
     fn intents(&self) -> Vec<Intent>;
     /// Checks of file `i` that come before its path is resolved (a section's own parse).

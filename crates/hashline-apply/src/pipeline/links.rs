@@ -12,8 +12,8 @@ use hashline_core::ErrorCode;
 use crate::fs::FsError;
 
 use super::disk::Disk;
-use super::files::FileRefusal;
 use super::front::Done;
+use hashline_core::Refusal;
 
 /// The warning of a call that removed symlinks, which the undo log cannot hold.
 const LINK_NOT_RECORDED: &str = "[W_UNDO_NOT_RECORDED] a symlink's removal is not recorded \
@@ -21,8 +21,8 @@ for undo (the file it pointed to is untouched); `hashline undo` will refuse rath
 revert an older call in its place";
 
 /// The refusal of a move of the symlink `path`.
-pub(crate) fn move_refused(path: &str) -> FileRefusal {
-    FileRefusal {
+pub(crate) fn move_refused(path: &str) -> Refusal {
+    Refusal {
         code: ErrorCode::Symlink,
         message: format!(
             "{path} is a symlink; hashline does not move a symlink (renaming the \
@@ -34,14 +34,14 @@ pub(crate) fn move_refused(path: &str) -> FileRefusal {
 }
 
 /// Refuses a call that deletes a symlink and changes anything else (`E_SYMLINK`).
-pub(crate) fn alone(done: &[Done]) -> Result<(), FileRefusal> {
+pub(crate) fn alone(done: &[Done]) -> Result<(), Refusal> {
     let Some(link) = done.iter().find(|d| d.link) else {
         return Ok(());
     };
     if done.iter().all(|d| d.link || d.noop) {
         return Ok(());
     }
-    Err(FileRefusal {
+    Err(Refusal {
         code: ErrorCode::Symlink,
         message: format!(
             "{} is a symlink: deleting it removes the link itself, which is done in \

@@ -6,7 +6,7 @@ use hashline_core::{
 
 use super::new_text::NewText;
 
-use crate::guard::{self, GuardOptions, GuardRefusal};
+use crate::guard::{self, GuardOptions, Refusal};
 
 /// The warning of an edit whose written text reads back differently (a new line holding a
 /// carriage return, a file that now starts with U+FEFF): the tag and lines reported are those of
@@ -90,7 +90,7 @@ pub(crate) fn guard_and_encode(
     edits: &[Edit],
     spliced: Spliced,
     opts: &GuardOptions<'_>,
-) -> Result<Checked, GuardRefusal> {
+) -> Result<Checked, Refusal> {
     let opts = opts.allowing_syntax_errors(front.allow_syntax_errors);
     // Encoded before the guard runs (its refusal still comes after the guard's) so that the
     // output lines are gone while the guard holds both texts.
@@ -117,7 +117,7 @@ fn guard(
     edits: &[Edit],
     after: &Pieces<'_>,
     opts: &GuardOptions<'_>,
-) -> Result<(Vec<String>, Vec<LineChange>), GuardRefusal> {
+) -> Result<(Vec<String>, Vec<LineChange>), Refusal> {
     let mut subject = guard::Subject::new(
         front.path,
         lines,
@@ -156,9 +156,9 @@ fn encode(
     file: &TextFile,
     out: &[OutLine],
     text: &Pieces<'_>,
-) -> Result<Encoded, GuardRefusal> {
+) -> Result<Encoded, Refusal> {
     if let (Some(charset), Some((line, c))) = (file.charset(), file.unencodable(out)) {
-        return Err(GuardRefusal {
+        return Err(Refusal {
             code: hashline_core::ErrorCode::Unencodable,
             message: format!(
                 "{path} is written in {name}, the code page it was read in, and line {line} of \
@@ -209,7 +209,7 @@ mod tests {
     }
 
     /// The text read and what came of `edit`.
-    fn run(bytes: &[u8], edit: Edit) -> Result<(String, Checked), GuardRefusal> {
+    fn run(bytes: &[u8], edit: Edit) -> Result<(String, Checked), Refusal> {
         let file = TextFile::decode(bytes.to_vec());
         let lines: Vec<&str> = file.line_slices();
         let edits = vec![edit];

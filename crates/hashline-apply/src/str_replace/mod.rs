@@ -23,16 +23,16 @@ mod texts;
 pub use dialect::DIALECT;
 use hashline_core::ErrorCode;
 use hashline_state::{SnapshotStore, UndoEntry};
-use hashline_syntax::str_replace::{parse_request, Command, RequestError};
+use hashline_syntax::str_replace::{parse_request, Command};
 
 use crate::anchors::AnchorForm;
 use crate::fs::FsError;
-use crate::guard::GuardRefusal;
 use crate::pipeline::execute::{execute, Land, Run};
 use crate::pipeline::files::open_resolved;
 use crate::pipeline::report::{change_report, read_report, record_read, FirstLine};
 use crate::{Disk, Entry};
 use crate::{FileOp, FileReport, Outcome};
+use hashline_core::Refusal;
 
 use front::{validate, Placed, StrReplace};
 use texts::{
@@ -71,40 +71,6 @@ impl Default for EditOptions<'_> {
     }
 }
 
-/// A refusal: its code and the text shown.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Refusal {
-    code: ErrorCode,
-    text: String,
-}
-
-impl Refusal {
-    fn new(code: ErrorCode, text: impl Into<String>) -> Refusal {
-        Refusal {
-            code,
-            text: text.into(),
-        }
-    }
-}
-
-impl From<GuardRefusal> for Refusal {
-    fn from(g: GuardRefusal) -> Refusal {
-        Refusal::new(g.code, g.message)
-    }
-}
-
-impl From<crate::pipeline::files::FileRefusal> for Refusal {
-    fn from(e: crate::pipeline::files::FileRefusal) -> Refusal {
-        Refusal::new(e.code, e.message)
-    }
-}
-
-impl From<RequestError> for Refusal {
-    fn from(e: RequestError) -> Refusal {
-        Refusal::new(ErrorCode::BadShape, e.to_string())
-    }
-}
-
 /// One request of the tool: `request` is the JSON object (`command`, `path`, …). `view` records
 /// the text it shows in `store` (a read); the edits run through the shared executor and record
 /// their result and an undo entry.
@@ -125,7 +91,7 @@ pub fn edit(
             outcome.warnings = warnings;
             outcome
         }
-        Err(r) => Outcome::refused_with(r.code, r.text, warnings),
+        Err(r) => Outcome::refused_with(r.code, r.message, warnings),
     }
 }
 

@@ -47,6 +47,12 @@ impl RequestError {
     }
 }
 
+impl From<RequestError> for hashline_core::Refusal {
+    fn from(e: RequestError) -> hashline_core::Refusal {
+        hashline_core::Refusal::new(e.code, e.message)
+    }
+}
+
 /// What the success response shows (`returnMode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ReturnMode {

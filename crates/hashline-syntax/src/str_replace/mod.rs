@@ -58,6 +58,13 @@ pub enum Command {
     UndoEdit,
 }
 
+/// A request error is refused as a bad shape, in the oracle's words.
+impl From<RequestError> for hashline_core::Refusal {
+    fn from(e: RequestError) -> hashline_core::Refusal {
+        hashline_core::Refusal::new(hashline_core::ErrorCode::BadShape, e.to_string())
+    }
+}
+
 /// A request the tool cannot run, worded as the oracle words it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RequestError {

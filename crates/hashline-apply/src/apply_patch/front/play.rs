@@ -8,9 +8,9 @@ use hashline_state::SnapshotStore;
 use hashline_syntax::apply_patch::Hunk;
 
 use super::ApplyPatch;
-use crate::apply_patch::error::ApError;
 use crate::apply_patch::lower::{lower, Names};
 use crate::apply_patch::texts;
+use crate::apply_patch::Refusal;
 use crate::pipeline::recorded::{carry_between, carry_onto, forget, Basis};
 
 /// Codex's view of a file's lines: the empty line after a final newline dropped; a BOM is part
@@ -168,7 +168,7 @@ impl ApplyPatch {
                     let out = match splice(&all, &edits) {
                         Ok(out) => out,
                         Err(e) => {
-                            self.fail(h, ApError::new(ErrorCode::EditConflict, e.to_string()));
+                            self.fail(h, Refusal::new(ErrorCode::EditConflict, e.to_string()));
                             return None;
                         }
                     };
@@ -200,14 +200,14 @@ impl ApplyPatch {
         d: &mut DiskSide<'_>,
         matched: &TextFile,
         edits: &[Edit],
-    ) -> Result<(), ApError> {
+    ) -> Result<(), Refusal> {
         let path = &self.groups[i].path;
         let now = d.now.take().unwrap_or_else(|| TextFile::decode(Vec::new()));
         match carry_between(matched.text(), now.text(), edits) {
             Ok(carried) => {
                 let lines: Vec<&str> = now.lines().collect();
                 let out = splice(&lines, &carried).map_err(|e| {
-                    ApError::new(
+                    Refusal::new(
                         ErrorCode::EditConflict,
                         format!("{e}. No files were modified."),
                     )
@@ -238,7 +238,7 @@ impl ApplyPatch {
 
     /// Group `i`'s first hunk, an update, lowered on `file` as Codex sees it; `None` when that
     /// hunk is no update.
-    fn lowered(&self, i: usize, file: &TextFile) -> Option<Result<Lowered, ApError>> {
+    fn lowered(&self, i: usize, file: &TextFile) -> Option<Result<Lowered, Refusal>> {
         let Hunk::Update { chunks, .. } = &self.hunks[*self.groups[i].hunks.first()?] else {
             return None;
         };
