@@ -12,6 +12,8 @@ use hashline_ast::{Preview, RewriteRequest, DEFAULT_MAX_FILES};
 use hashline_core::{ErrorCode, TextFile};
 use hashline_queue::{replacements_in_files, Applied, QueueError, QueuedPreview};
 use hashline_state::MAX_PATHS;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use crate::engine::Engine;
 
@@ -33,6 +35,10 @@ pub struct AstEditOptions {
     /// Directory walks ignore `.gitignore`, `.ignore` and git excludes (ripgrep's
     /// `--no-ignore`).
     pub no_ignore: bool,
+    /// Stop when this turns true (another thread sets it: an MCP client's
+    /// `notifications/cancelled`): the scan parses no further file and the call is refused with
+    /// `E_CANCELLED`, nothing queued. `None` runs to the end.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Default for AstEditOptions {
@@ -43,6 +49,7 @@ impl Default for AstEditOptions {
             allow_syntax_errors: false,
             hidden: false,
             no_ignore: false,
+            cancel: None,
         }
     }
 }
@@ -85,12 +92,27 @@ impl Engine {
         request.allow_syntax_errors = options.allow_syntax_errors;
         request.hidden = options.hidden;
         request.no_ignore = options.no_ignore;
+        let cancelled = || {
+            options
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+        };
         let planned = match self.workspace() {
-            Some(_) => hashline_ast::preview_with_progress(&request, progress),
+            Some(_) => hashline_ast::preview_cancellable(&request, progress, &cancelled),
             // Any other file system: walked and read through the `Disk`.
-            None => hashline_ast::preview_in(&request, &tree::DiskTree(self.disk()), progress),
+            None => hashline_ast::preview_in(
+                &request,
+                &tree::DiskTree(self.disk()),
+                progress,
+                &cancelled,
+            ),
         };
         let preview = match planned {
+            Ok(_) if cancelled() => {
+                let e = hashline_ast::AstError::Cancelled;
+                return refused_edit(e.code(), e.to_string());
+            }
             Ok(p) => p,
             Err(e) => return refused_edit(e.code(), e.to_string()),
         };

@@ -142,6 +142,7 @@ pub fn main() -> ExitCode {
                 allow_syntax_errors: *allow_syntax_errors,
                 hidden: *hidden,
                 no_ignore: *no_ignore,
+                cancel: None,
             };
             let bar = progress::Progress::new();
             let response = session.ast_edit(rules, paths.clone(), &options, &|done, total| {

@@ -2,6 +2,9 @@
 //! run, the [`Response`] returned as a tool result.
 
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
@@ -112,16 +115,18 @@ pub(crate) fn run(
     name: &str,
     arguments: Option<JsonObject>,
 ) -> Response {
-    run_with_progress(session, dialect, name, arguments, &|_, _| {})
+    run_with_progress(session, dialect, name, arguments, &|_, _| {}, None)
 }
 
-/// [`run`], calling `progress(done, total)` while `ast_edit` parses files.
+/// [`run`], calling `progress(done, total)` while `ast_edit` parses files; an `ast_edit` stops
+/// (`E_CANCELLED`, nothing queued) once `cancel` turns true.
 pub(crate) fn run_with_progress(
     session: &Session,
     dialect: Dialect,
     name: &str,
     arguments: Option<JsonObject>,
     progress: &(dyn Fn(usize, usize) + Sync),
+    cancel: Option<Arc<AtomicBool>>,
 ) -> Response {
     let args = arguments.unwrap_or_default();
     match name {
@@ -202,6 +207,7 @@ pub(crate) fn run_with_progress(
                 allow_syntax_errors: a.allow_syntax_errors,
                 hidden: a.hidden,
                 no_ignore: a.no_ignore,
+                cancel,
             };
             Ok(session.ast_edit(rules, a.paths, &options, progress))
         }),
