@@ -203,7 +203,9 @@ pub(crate) fn run_with_progress(
             let rules = a.ops.iter().map(|op| Rule::new(&op.pat, &op.out)).collect();
             let options = AstEditOptions {
                 lang: a.lang,
-                max_files: a.max_files.unwrap_or(AstEditOptions::default().max_files),
+                // No cap unless asked: the reply is bounded and pages the rest, so the whole
+                // tree is previewed and applied (the CLI keeps the seed's 1,000).
+                max_files: a.max_files.unwrap_or(usize::MAX),
                 allow_syntax_errors: a.allow_syntax_errors,
                 hidden: a.hidden,
                 no_ignore: a.no_ignore,
