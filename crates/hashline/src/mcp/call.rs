@@ -393,9 +393,16 @@ pub(crate) fn tool_result(response: Response) -> CallToolResult {
     if let Some(object) = report.as_object_mut() {
         object.remove("text");
         if object.contains_key("warnings") {
-            let warnings = response.outcome.warnings.iter();
+            let (kept, left) = reply::bounded(&response.outcome.warnings);
+            let warnings = kept.iter();
             let warnings = warnings.map(|w| serde_json::Value::String(texts::for_mcp(w)));
             object.insert("warnings".into(), warnings.collect());
+            if left > 0 {
+                let cut = object
+                    .entry("leftOut")
+                    .or_insert_with(|| serde_json::json!({"files": 0}));
+                cut["warnings"] = left.into();
+            }
         }
     }
     let mut result = if response.outcome.ok {
@@ -505,6 +512,23 @@ mod tests {
             );
             assert_eq!(response.report()["code"], "E_BAD_SHAPE");
         }
+    }
+
+    #[test]
+    fn the_structured_warnings_are_bounded_and_fit_the_output_schema() {
+        let mut outcome = Outcome::success("Updated a.txt".to_string());
+        outcome.warnings = (0..50)
+            .map(|i| format!("[W_LOOSE_CONTEXT] warning {i}"))
+            .collect();
+        let result = tool_result(Response::from_outcome(outcome));
+        let structured = result.structured_content.expect("structured content");
+        let warnings = structured["warnings"].as_array().map(Vec::len);
+        assert_eq!(warnings, Some(20), "{structured}");
+        assert_eq!(structured["leftOut"]["warnings"], 30, "{structured}");
+        assert_eq!(structured["leftOut"]["files"], 0, "{structured}");
+        let schema = serde_json::Value::Object(super::super::output::output_schema("edit"));
+        let validator = jsonschema::validator_for(&schema).expect("the edit output schema");
+        assert!(validator.is_valid(&structured), "{structured}");
     }
 
     #[test]
