@@ -6,6 +6,7 @@ pub mod corpus;
 #[cfg(unix)]
 pub mod forge;
 pub mod mcp;
+pub mod node;
 pub mod python;
 pub mod sandbox;
 #[path = "../../../../tests-support/shared.rs"]
