@@ -14,41 +14,10 @@
 mod support;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use support::node::{install, modules_dir, skip};
-
-const FILES: usize = 3_000;
-
-fn fixtures(root: &Path) {
-    let write = |rel: &str, text: &str| {
-        let path = root.join(rel);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).expect("dir");
-        }
-        std::fs::write(path, text).expect("fixture");
-    };
-    write("a.js", "function greet(name) {\n  console.log(name);\n}\n");
-    write("b.txt", "one\ntwo\nthree\n");
-    write("c.txt", "one\ntwo\nthree\nfour\nfive\n");
-    write("e.txt", "first\nsecond\n");
-    write("unseen.txt", "unseen\n");
-    for d in [
-        "hashline",
-        "hash-json",
-        "lineid-json",
-        "str-replace",
-        "apply-patch",
-    ] {
-        write(&format!("d/{d}.txt"), "alpha\nbeta\ngamma\n");
-    }
-    for i in 0..FILES {
-        let body =
-            format!("export function f{i}(x: number) {{\n  console.log(x);\n  return x;\n}}\n");
-        write(&format!("big/m{}/f{i}.ts", i / 100), &body);
-    }
-}
 
 #[test]
 fn typescript_sdk_client_scenario() {
@@ -59,30 +28,18 @@ fn typescript_sdk_client_scenario() {
     }
     let root = tempfile::tempdir().expect("root");
     let state = tempfile::tempdir().expect("state");
-    fixtures(root.path());
+    support::agent::tree(root.path());
     let started = Instant::now();
-    let mut child = Command::new("node")
+    let mut command = Command::new("node");
+    command
         .arg(spec.join("client.cjs"))
         .arg(&modules)
         .arg(env!("CARGO_BIN_EXE_hashline"))
         .arg(root.path())
         .arg(state.path())
         .arg("mcp-node")
-        .env_remove("HASHLINE_SESSION")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run the Node client");
-    // A hang guard, not a timing check.
-    let deadline = started + Duration::from_secs(900);
-    while child.try_wait().expect("wait").is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("the Node MCP client did not finish within 900 s");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let out = child.wait_with_output().expect("output");
+        .env_remove("HASHLINE_SESSION");
+    let out = support::agent::run_client(command, Duration::from_secs(900));
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(

@@ -1,6 +1,7 @@
 //! Shared helpers of the facade's integration tests.
 #![allow(dead_code)]
 
+pub mod agent;
 pub mod cli;
 pub mod corpus;
 #[cfg(unix)]
