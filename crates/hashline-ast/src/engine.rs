@@ -43,6 +43,17 @@ pub fn preview_with_progress(
     req: &RewriteRequest,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Preview, AstError> {
+    preview_cancellable(req, progress, &|| false)
+}
+
+/// [`preview_with_progress`] that stops early when `cancelled()` turns true: no file is parsed
+/// after that (each worker asks before it starts a file) and the call is refused with
+/// [`AstError::Cancelled`], also when it turned true after the last file.
+pub fn preview_cancellable(
+    req: &RewriteRequest,
+    progress: &(dyn Fn(usize, usize) + Sync),
+    cancelled: &(dyn Fn() -> bool + Sync),
+) -> Result<Preview, AstError> {
     let order = rule_order(req)?;
     let explicit = explicit_lang(req.lang.as_deref())?;
     let candidates = files::collect(&req.root, &req.paths, req.glob.as_deref(), req.walk())?;
@@ -53,16 +64,18 @@ pub fn preview_with_progress(
         &candidates,
         &|c| std::fs::read(&c.abs),
         progress,
+        cancelled,
     )
 }
 
-/// [`preview_with_progress`] over `tree` instead of the directory `req.root`: `req.paths` name
+/// [`preview_cancellable`] over `tree` instead of the directory `req.root`: `req.paths` name
 /// files, directories and globs of the tree (see [`SourceTree`] for what a walk visits), and
 /// every file is read from it. Each [`FileRewrite::abs`] is then the tree's name of the file.
 pub fn preview_in(
     req: &RewriteRequest,
     tree: &dyn SourceTree,
     progress: &(dyn Fn(usize, usize) + Sync),
+    cancelled: &(dyn Fn() -> bool + Sync),
 ) -> Result<Preview, AstError> {
     let order = rule_order(req)?;
     let explicit = explicit_lang(req.lang.as_deref())?;
@@ -74,6 +87,7 @@ pub fn preview_in(
         &candidates,
         &|c| tree.read(&c.display),
         progress,
+        cancelled,
     )
 }
 
@@ -85,6 +99,7 @@ fn plan(
     candidates: &[Candidate],
     read: &Reader<'_>,
     progress: &(dyn Fn(usize, usize) + Sync),
+    cancelled: &(dyn Fn() -> bool + Sync),
 ) -> Result<Preview, AstError> {
     let mut issues = Issues::default();
     let mut jobs = Vec::new();
@@ -132,6 +147,9 @@ fn plan(
     let done = AtomicUsize::new(0);
     let total = jobs.len();
     let one = |job: &Job| {
+        if cancelled() {
+            return Err(AstError::Cancelled);
+        }
         let rules: Vec<&CompiledRule> = compiled
             .iter()
             .filter(|(lang, _)| *lang == job.spec.lang)
@@ -151,6 +169,9 @@ fn plan(
         Some(pool) => pool.install(|| jobs.par_iter().map(one).collect()),
         None => jobs.iter().map(one).collect(),
     };
+    if cancelled() {
+        return Err(AstError::Cancelled);
+    }
 
     let mut preview = Preview::default();
     let mut gap_notes = Vec::new();

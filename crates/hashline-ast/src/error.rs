@@ -132,6 +132,10 @@ pub enum AstError {
         /// The preview's ids (abbreviated).
         known: String,
     },
+    /// The caller cancelled the call while it ran ([`crate::preview_cancellable`]); nothing
+    /// was planned.
+    #[error("ast_edit was cancelled while it ran; nothing was queued and nothing was written")]
+    Cancelled,
     /// The workspace root cannot be read.
     #[error("cannot read {}: {source}", path.display())]
     Io {
@@ -164,6 +168,7 @@ impl AstError {
             AstError::UnknownMatch { .. } => ErrorCode::BadRef,
             AstError::SyntaxIntroduced { .. } => ErrorCode::SyntaxIntroduced,
             AstError::Io { .. } => ErrorCode::Io,
+            AstError::Cancelled => ErrorCode::Cancelled,
         }
     }
 }

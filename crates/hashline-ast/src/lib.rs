@@ -42,7 +42,7 @@ pub mod syntax;
 mod tree;
 
 pub use block::TreeSitterBlocks;
-pub use engine::{preview, preview_in, preview_with_progress};
+pub use engine::{preview, preview_cancellable, preview_in, preview_with_progress};
 pub use error::AstError;
 pub use preview::{splice_matches, FileRewrite, MatchEdit, ParseIssue, Preview, SkippedMatch};
 pub use request::{RewriteRequest, Rule, Strictness, DEFAULT_MAX_FILES};

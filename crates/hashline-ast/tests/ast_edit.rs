@@ -8,7 +8,7 @@ use std::fs;
 use std::path::Path;
 
 use hashline_anchor::tag::file_tag;
-use hashline_ast::{preview, AstError, RewriteRequest, Rule};
+use hashline_ast::{preview, preview_cancellable, AstError, RewriteRequest, Rule};
 use hashline_core::ErrorCode;
 
 const FILES: &[(&str, &str)] = &[
@@ -163,6 +163,22 @@ fn file_cap_sets_limit_reached() {
     assert_eq!(p.files.len(), 1);
     assert!(p.limit_reached);
     assert!(p.render().contains("\n\nLimit reached; narrow paths."));
+}
+
+#[test]
+fn a_cancelled_preview_parses_nothing_more_and_is_refused() {
+    let dir = tree();
+    let req = request(dir.path(), &[("foo($A)", "bar($A)")], &["src", "py"]);
+    let parsed = std::sync::atomic::AtomicUsize::new(0);
+    let count = |_: usize, _: usize| {
+        parsed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    };
+    let err = preview_cancellable(&req, &count, &|| true).expect_err("cancelled");
+    assert!(matches!(err, AstError::Cancelled), "{err}");
+    assert_eq!(err.code(), ErrorCode::Cancelled);
+    assert_eq!(parsed.load(std::sync::atomic::Ordering::Relaxed), 0);
+    let p = preview_cancellable(&req, &count, &|| false).expect("not cancelled");
+    assert!(!p.files.is_empty());
 }
 
 #[test]

@@ -177,6 +177,10 @@ pub enum ErrorCode {
     /// acted on and is left in place.
     #[serde(rename = "E_STATE_TAMPERED")]
     StateTampered,
+    /// The caller cancelled the call while it ran (an MCP client's `notifications/cancelled`
+    /// for an `ast_edit`): it stopped, and nothing was queued or written.
+    #[serde(rename = "E_CANCELLED")]
+    Cancelled,
 }
 
 impl ErrorCode {
@@ -233,6 +237,7 @@ impl ErrorCode {
         ErrorCode::UndoNotRecorded,
         ErrorCode::Symlink,
         ErrorCode::NotADirectory,
+        ErrorCode::Cancelled,
     ];
 
     /// The code as printed: `E_STALE_ANCHOR`, ….
@@ -290,6 +295,7 @@ impl ErrorCode {
             UndoNotRecorded => "E_UNDO_NOT_RECORDED",
             Symlink => "E_SYMLINK",
             NotADirectory => "E_NOT_A_DIRECTORY",
+            Cancelled => "E_CANCELLED",
         }
     }
 }
@@ -375,9 +381,10 @@ mod tests {
                 UndoNotRecorded => 48,
                 Symlink => 49,
                 NotADirectory => 50,
+                Cancelled => 51,
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 51);
+        assert_eq!(ErrorCode::ALL.len(), 52);
         for (i, code) in ErrorCode::ALL.iter().enumerate() {
             assert_eq!(position(*code), i, "{code} out of place in ALL");
         }

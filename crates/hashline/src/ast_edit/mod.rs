@@ -12,14 +12,18 @@ use hashline_ast::{Preview, RewriteRequest, DEFAULT_MAX_FILES};
 use hashline_core::{ErrorCode, TextFile};
 use hashline_queue::{replacements_in_files, Applied, QueueError, QueuedPreview};
 use hashline_state::MAX_PATHS;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use crate::engine::Engine;
 
 pub use hashline_ast::Rule;
 pub use hashline_queue::PreviewId;
 
-/// Options of [`Engine::ast_edit`].
+/// Options of [`Engine::ast_edit`]: `#[non_exhaustive]`, built with
+/// `AstEditOptions::new().lang("ts").max_files(50)`.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct AstEditOptions {
     /// Parse every file as this language (an alias such as `ts`); `None` infers it per file.
     pub lang: Option<String>,
@@ -33,6 +37,10 @@ pub struct AstEditOptions {
     /// Directory walks ignore `.gitignore`, `.ignore` and git excludes (ripgrep's
     /// `--no-ignore`).
     pub no_ignore: bool,
+    /// Stop when this turns true (another thread sets it: an MCP client's
+    /// `notifications/cancelled`): the scan parses no further file and the call is refused with
+    /// `E_CANCELLED`, nothing queued. `None` runs to the end.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Default for AstEditOptions {
@@ -43,7 +51,53 @@ impl Default for AstEditOptions {
             allow_syntax_errors: false,
             hidden: false,
             no_ignore: false,
+            cancel: None,
         }
+    }
+}
+
+impl AstEditOptions {
+    /// The defaults: the language inferred per file, at most
+    /// [`DEFAULT_MAX_FILES`](hashline_ast::DEFAULT_MAX_FILES) files changed, a new syntax
+    /// error refused, hidden and ignored files skipped, no cancellation.
+    pub fn new() -> AstEditOptions {
+        AstEditOptions::default()
+    }
+
+    /// Parse every file as `lang` (an alias such as `ts`).
+    pub fn lang(mut self, lang: impl Into<String>) -> AstEditOptions {
+        self.lang = Some(lang.into());
+        self
+    }
+
+    /// At most `files` files get replacements (`usize::MAX`: no cap).
+    pub fn max_files(mut self, files: usize) -> AstEditOptions {
+        self.max_files = files;
+        self
+    }
+
+    /// See [`AstEditOptions::allow_syntax_errors`](#structfield.allow_syntax_errors).
+    pub fn allow_syntax_errors(mut self, on: bool) -> AstEditOptions {
+        self.allow_syntax_errors = on;
+        self
+    }
+
+    /// See [`AstEditOptions::hidden`](#structfield.hidden).
+    pub fn hidden(mut self, on: bool) -> AstEditOptions {
+        self.hidden = on;
+        self
+    }
+
+    /// See [`AstEditOptions::no_ignore`](#structfield.no_ignore).
+    pub fn no_ignore(mut self, on: bool) -> AstEditOptions {
+        self.no_ignore = on;
+        self
+    }
+
+    /// Stop the scan when `flag` turns true (set from another thread).
+    pub fn cancel(mut self, flag: Arc<AtomicBool>) -> AstEditOptions {
+        self.cancel = Some(flag);
+        self
     }
 }
 
@@ -85,12 +139,27 @@ impl Engine {
         request.allow_syntax_errors = options.allow_syntax_errors;
         request.hidden = options.hidden;
         request.no_ignore = options.no_ignore;
+        let cancelled = || {
+            options
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+        };
         let planned = match self.workspace() {
-            Some(_) => hashline_ast::preview_with_progress(&request, progress),
+            Some(_) => hashline_ast::preview_cancellable(&request, progress, &cancelled),
             // Any other file system: walked and read through the `Disk`.
-            None => hashline_ast::preview_in(&request, &tree::DiskTree(self.disk()), progress),
+            None => hashline_ast::preview_in(
+                &request,
+                &tree::DiskTree(self.disk()),
+                progress,
+                &cancelled,
+            ),
         };
         let preview = match planned {
+            Ok(_) if cancelled() => {
+                let e = hashline_ast::AstError::Cancelled;
+                return refused_edit(e.code(), e.to_string());
+            }
             Ok(p) => p,
             Err(e) => return refused_edit(e.code(), e.to_string()),
         };

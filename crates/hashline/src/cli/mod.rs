@@ -136,13 +136,12 @@ pub fn main() -> ExitCode {
                 return output::failure(ErrorCode::Usage, why, cli.json);
             }
             let rules = pat.iter().zip(out).map(|(p, o)| Rule::new(p, o)).collect();
-            let options = AstEditOptions {
-                lang: lang.clone(),
-                max_files: *max_files,
-                allow_syntax_errors: *allow_syntax_errors,
-                hidden: *hidden,
-                no_ignore: *no_ignore,
-            };
+            let mut options = AstEditOptions::new()
+                .max_files(*max_files)
+                .allow_syntax_errors(*allow_syntax_errors)
+                .hidden(*hidden)
+                .no_ignore(*no_ignore);
+            options.lang = lang.clone();
             let bar = progress::Progress::new();
             let answer =
                 session.ast_edit_with_progress(rules, paths.clone(), &options, &|done, total| {

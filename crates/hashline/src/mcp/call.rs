@@ -2,6 +2,9 @@
 //! run, the [`Response`] returned as a tool result.
 
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
@@ -112,16 +115,18 @@ pub(crate) fn run(
     name: &str,
     arguments: Option<JsonObject>,
 ) -> Response {
-    run_with_progress(session, dialect, name, arguments, &|_, _| {})
+    run_with_progress(session, dialect, name, arguments, &|_, _| {}, None)
 }
 
-/// [`run`], calling `progress(done, total)` while `ast_edit` parses files.
+/// [`run`], calling `progress(done, total)` while `ast_edit` parses files; an `ast_edit` stops
+/// (`E_CANCELLED`, nothing queued) once `cancel` turns true.
 pub(crate) fn run_with_progress(
     session: &Session,
     dialect: Dialect,
     name: &str,
     arguments: Option<JsonObject>,
     progress: &(dyn Fn(usize, usize) + Sync),
+    cancel: Option<Arc<AtomicBool>>,
 ) -> Response {
     let args = arguments.unwrap_or_default();
     match name {
@@ -196,10 +201,13 @@ pub(crate) fn run_with_progress(
             let rules = a.ops.iter().map(|op| Rule::new(&op.pat, &op.out)).collect();
             let options = AstEditOptions {
                 lang: a.lang,
-                max_files: a.max_files.unwrap_or(AstEditOptions::default().max_files),
+                // No cap unless asked: the reply is bounded and pages the rest, so the whole
+                // tree is previewed and applied (the CLI keeps the seed's 1,000).
+                max_files: a.max_files.unwrap_or(usize::MAX),
                 allow_syntax_errors: a.allow_syntax_errors,
                 hidden: a.hidden,
                 no_ignore: a.no_ignore,
+                cancel,
             };
             Ok(session
                 .ast_edit_with_progress(rules, a.paths, &options, progress)
@@ -387,9 +395,16 @@ pub(crate) fn tool_result(response: Response) -> CallToolResult {
     if let Some(object) = report.as_object_mut() {
         object.remove("text");
         if object.contains_key("warnings") {
-            let warnings = response.outcome.warnings.iter();
+            let (kept, left) = reply::bounded(&response.outcome.warnings);
+            let warnings = kept.iter();
             let warnings = warnings.map(|w| serde_json::Value::String(texts::for_mcp(w)));
             object.insert("warnings".into(), warnings.collect());
+            if left > 0 {
+                let cut = object
+                    .entry("leftOut")
+                    .or_insert_with(|| serde_json::json!({"files": 0}));
+                cut["warnings"] = left.into();
+            }
         }
     }
     let mut result = if response.outcome.ok {
@@ -499,6 +514,23 @@ mod tests {
             );
             assert_eq!(response.report()["code"], "E_BAD_SHAPE");
         }
+    }
+
+    #[test]
+    fn the_structured_warnings_are_bounded_and_fit_the_output_schema() {
+        let mut outcome = Outcome::success("Updated a.txt".to_string());
+        outcome.warnings = (0..50)
+            .map(|i| format!("[W_LOOSE_CONTEXT] warning {i}"))
+            .collect();
+        let result = tool_result(Response::from_outcome(outcome));
+        let structured = result.structured_content.expect("structured content");
+        let warnings = structured["warnings"].as_array().map(Vec::len);
+        assert_eq!(warnings, Some(20), "{structured}");
+        assert_eq!(structured["leftOut"]["warnings"], 30, "{structured}");
+        assert_eq!(structured["leftOut"]["files"], 0, "{structured}");
+        let schema = serde_json::Value::Object(super::super::output::output_schema("edit"));
+        let validator = jsonschema::validator_for(&schema).expect("the edit output schema");
+        assert!(validator.is_valid(&structured), "{structured}");
     }
 
     #[test]

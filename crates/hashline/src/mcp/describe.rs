@@ -88,7 +88,8 @@ stand for whole nodes ($NAME one node, $$$ARGS several, $_ any); captures of `pa
 substituted into `out`; an empty `out` deletes the match. A rewrite that would add a syntax \
 error is refused unless `allowSyntaxErrors` is set. A result over 64 KiB shows a summary per \
 file and the first matches, says how many were left out and how to see them (`resolve` with \
-{\"action\": \"list\", \"id\": N, \"offset\": K}); the queued preview holds every match.";
+{\"action\": \"list\", \"id\": N, \"offset\": K}); the queued preview holds every match. \
+Every file under `paths` is previewed (no file cap unless `maxFiles` is given).";
 
 /// `resolve`.
 pub(crate) const RESOLVE: &str = "\

@@ -18,6 +18,7 @@ mod texts;
 mod tools;
 mod transport;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use rmcp::model::{
@@ -75,16 +76,18 @@ impl Server {
         name: String,
         arguments: Option<rmcp::model::JsonObject>,
     ) -> CallToolResult {
-        self.call_reporting(name, arguments, None).await
+        self.call_reporting(name, arguments, None, None).await
     }
 
     /// [`Server::call`], sending `notifications/progress` for `token` to `peer` while
-    /// `ast_edit` parses files (when the client asked with `_meta.progressToken`).
+    /// `ast_edit` parses files (when the client asked with `_meta.progressToken`), and stopping
+    /// an `ast_edit` once `cancel` turns true (`E_CANCELLED`, nothing queued).
     async fn call_reporting(
         &self,
         name: String,
         arguments: Option<rmcp::model::JsonObject>,
         progress: Option<(Peer<RoleServer>, ProgressToken)>,
+        cancel: Option<Arc<AtomicBool>>,
     ) -> CallToolResult {
         let _turn = self.gate.lock().await;
         let session = Arc::clone(&self.session);
@@ -101,9 +104,14 @@ impl Server {
         };
         let joined = tokio::task::spawn_blocking(move || {
             let report = progress::Throttle::new(sender);
-            call::run_with_progress(&session, dialect, &name, arguments, &|done, total| {
-                report.send(done, total)
-            })
+            call::run_with_progress(
+                &session,
+                dialect,
+                &name,
+                arguments,
+                &|done, total| report.send(done, total),
+                cancel,
+            )
         })
         .await;
         if let Some(forwarder) = forwarder {
@@ -154,10 +162,27 @@ impl ServerHandler for Server {
             .meta
             .get_progress_token()
             .map(|token| (context.peer.clone(), token));
-        Ok(self
-            .call_reporting(request.name.into_owned(), request.arguments, progress)
-            .await
-            .into())
+        // The client's `notifications/cancelled` for this request cancels `context.ct` (rmcp
+        // then sends no result for it); the engine, on a blocking thread, asks a flag before
+        // each file, which a task sets when the token is cancelled.
+        let cancel = Arc::new(AtomicBool::new(false));
+        let watcher = {
+            let (token, set) = (context.ct.clone(), Arc::clone(&cancel));
+            tokio::spawn(async move {
+                token.cancelled().await;
+                set.store(true, Ordering::Relaxed);
+            })
+        };
+        let result = self
+            .call_reporting(
+                request.name.into_owned(),
+                request.arguments,
+                progress,
+                Some(cancel),
+            )
+            .await;
+        watcher.abort();
+        Ok(result.into())
     }
 }
 

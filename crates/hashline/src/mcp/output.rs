@@ -54,8 +54,9 @@ fn for_mcp(defs: &mut Value) {
             "leftOut".into(),
             json!({
                 "description": "What a bounded result left out: files (and for ast_edit \
-                                matches) not in `files` / `preview.matches`, and the `offset` \
-                                of the `resolve` list call that shows the next matches.",
+                                matches) not in `files` / `preview.matches`, the `offset` of \
+                                the `resolve` list call that shows the next matches, and \
+                                warnings past the first 20 (8 KiB) in `warnings`.",
                 "type": "object",
                 "additionalProperties": false,
                 "required": ["files"],
@@ -63,6 +64,7 @@ fn for_mcp(defs: &mut Value) {
                     "files": {"type": "integer", "minimum": 0},
                     "matches": {"type": "integer", "minimum": 0},
                     "nextOffset": {"type": "integer", "minimum": 0},
+                    "warnings": {"type": "integer", "minimum": 1},
                 },
             }),
         );

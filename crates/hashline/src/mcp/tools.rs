@@ -193,7 +193,7 @@ fn ast_edit_schema() -> Value {
                 "description": "Files, directories or globs (src/**/*.ts), relative to the project root.",
             },
             "lang": {"type": "string", "description": "Parse every file as this language (ts, tsx, js, rust, py, ...); default: by extension."},
-            "maxFiles": {"type": "integer", "minimum": 1, "description": "At most this many files get replacements."},
+            "maxFiles": {"type": "integer", "minimum": 1, "description": "At most this many files get replacements (files past it are left out of the preview, and the result says `Limit reached`). Default: no limit; the whole tree is previewed, and the reply stays bounded."},
             "allowSyntaxErrors": {"type": "boolean", "description": "Queue rewrites that add a syntax error."},
             "hidden": {"type": "boolean", "description": "Directory walks also visit hidden files and directories (skipped by default, as ripgrep does)."},
             "noIgnore": {"type": "boolean", "description": "Directory walks also visit files that .gitignore, .ignore or git excludes name (skipped by default)."},

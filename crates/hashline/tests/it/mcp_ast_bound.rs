@@ -96,7 +96,6 @@ async fn a_big_ast_edit_is_bounded_paged_and_applies_whole() {
     let args = json!({
         "ops": [{"pat": "console.log($A)", "out": "logger.log($A)"}],
         "paths": ["src"],
-        "maxFiles": 5000,
     });
     let mut params = CallToolRequestParams::new("ast_edit");
     if let Value::Object(map) = args {
@@ -115,7 +114,9 @@ async fn a_big_ast_edit_is_bounded_paged_and_applies_whole() {
     );
     assert!(preview.text.len() <= 64 * 1024, "{}", preview.text.len());
     assert!(structured <= 256 * 1024, "{structured}");
+    // No `maxFiles` was given: the whole tree is previewed (no file cap over MCP).
     assert_eq!(preview.json["preview"]["total_replacements"], FILES);
+    assert_eq!(preview.json["preview"]["limit_reached"], false);
     let left = &preview.json["leftOut"];
     let shown = left["nextOffset"].as_u64().expect("nextOffset") as usize;
     assert!(shown > 0 && shown < FILES, "{left}");

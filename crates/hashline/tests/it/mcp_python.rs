@@ -1,51 +1,45 @@
 //! The MCP end-to-end scenario through the Python `mcp` package from PyPI
-//! (`tests/mcp_python/client.py`), in a virtual environment outside the repository
-//! (`$HASHLINE_PY_VENV`, default `$HOME/.cache/hashline-py`), created and filled with
-//! `python3 -m pip install mcp` when needed. When that cannot be done (no `python3`, no network)
-//! the test says so on the terminal and passes: it is skipped visibly, never silently.
+//! (`tests/mcp_python/client.py`): the same agent session as `tests/it/mcp_node.rs` (the
+//! TypeScript SDK) — tools/list, every structured result checked against its tool's
+//! outputSchema (JSON Schema 2020-12, `jsonschema`), no reply naming a command line, every
+//! dialect's edit showing fresh anchors, the fixes replies propose accepted, an ast_edit over
+//! 3,000 files within 64 KiB and paged, one abandoned through the SDK (`notifications/cancelled`)
+//! queueing nothing, a fenced patch, undo, refusals and every malformed message answered.
+//!
+//! The packages live in a virtual environment outside the repository (`$HASHLINE_PY_VENV`,
+//! default `$HOME/.cache/hashline-py`), created and filled with `python3 -m pip install mcp
+//! jsonschema` when needed. When that cannot be done (no `python3`, no network) the test says so
+//! on the terminal and passes: it is skipped visibly, never silently.
 
 use crate::support;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use support::python::{python_with, skip, venv_dir};
 
-const A: &str = "function greet(name) {\n  console.log(name);\n}\n";
-
 #[test]
 fn python_mcp_client_scenario() {
     let venv = venv_dir("HASHLINE_PY_VENV", "hashline-py");
-    let python = match python_with(&venv, "mcp", &["mcp"]) {
+    let python = match python_with(&venv, "mcp, jsonschema", &["mcp", "jsonschema"]) {
         Ok(python) => python,
         Err(reason) => return skip("mcp_python", "the Python `mcp` package", &reason),
     };
     let root = tempfile::tempdir().expect("root");
     let state = tempfile::tempdir().expect("state");
-    std::fs::write(root.path().join("a.js"), A).expect("a.js");
-    std::fs::write(root.path().join("b.txt"), "one\ntwo\nthree\n").expect("b.txt");
+    support::agent::tree(root.path());
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_python/client.py");
-    let mut child = Command::new(&python)
+    let started = Instant::now();
+    let mut command = Command::new(&python);
+    command
         .arg(&script)
         .arg(env!("CARGO_BIN_EXE_hashline"))
         .arg(root.path())
         .arg(state.path())
         .arg("mcp-python")
-        .env_remove("HASHLINE_SESSION")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run the Python client");
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while child.try_wait().expect("wait").is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("the Python MCP client did not finish within 120 s");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let out = child.wait_with_output().expect("output");
+        .env_remove("HASHLINE_SESSION");
+    let out = support::agent::run_client(command, Duration::from_secs(900));
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -57,9 +51,21 @@ fn python_mcp_client_scenario() {
         "read ok",
         "edit ok",
         "stale edit refused ok",
+        "dialects ok",
+        "fixes ok",
         "ast_edit + resolve ok",
+        "big ast_edit ok",
+        "cancel ok",
+        "fenced patch ok",
+        "undo ok",
         "refusals ok",
+        "malformed messages ok",
+        "session ok",
     ] {
         assert!(stdout.contains(step), "missing step `{step}`:\n{stdout}");
     }
+    eprintln!(
+        "{stdout}(the Python client ran {:.1} s)",
+        started.elapsed().as_secs_f64()
+    );
 }
