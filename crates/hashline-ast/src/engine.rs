@@ -137,7 +137,7 @@ fn plan(
     }
     if jobs.is_empty() && explicit.is_none() {
         return Err(AstError::NoSupportedFiles {
-            available: lang::enabled_names().join(", "),
+            available: lang::enabled_list(),
         });
     }
 
@@ -274,7 +274,7 @@ fn explicit_lang(name: Option<&str>) -> Result<Option<&'static LangSpec>, AstErr
         Some(spec) if spec.enabled => Ok(Some(spec)),
         _ => Err(AstError::UnsupportedLanguage {
             name: name.to_string(),
-            available: lang::enabled_names().join(", "),
+            available: lang::enabled_list(),
         }),
     }
 }

@@ -227,6 +227,18 @@ pub fn enabled_names() -> Vec<&'static str> {
         .collect()
 }
 
+/// [`enabled_names`] as a list for a message; a build without grammars says so.
+pub fn enabled_list() -> String {
+    let names = enabled_names();
+    if names.is_empty() {
+        "none: this build has no grammars (the `grammars` feature of the `hashline` crate, or \
+         `lang-*` features of `hashline-ast`)"
+            .to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
