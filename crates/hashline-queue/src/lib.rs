@@ -12,7 +12,8 @@
 //! * [`PreviewQueue::discard`] drops a preview; [`PreviewQueue::list`] shows the pending ones.
 //!
 //! The queue lives in the session store's SQLite database (table `queue_preview`, via
-//! [`hashline_state::SqliteStore::connection`]) or, for in-process use, in memory.
+//! `hashline_state::SqliteStore::connection`; feature `sqlite`, on by default) or, for
+//! in-process use, in memory (no SQLite needed).
 //!
 //! ```
 //! use hashline_fs::Workspace;
@@ -37,8 +38,11 @@
 
 mod apply;
 mod error;
+mod memory;
 mod model;
 mod queue;
+#[cfg(feature = "sqlite")]
+mod sql;
 
 pub use apply::{Applied, AppliedFile};
 pub use error::QueueError;

@@ -26,6 +26,7 @@
 mod evicted;
 mod limits;
 mod memory;
+mod session_info;
 #[cfg(feature = "sqlite")]
 mod sessions;
 #[cfg(feature = "sqlite")]
@@ -43,8 +44,9 @@ pub use memory::MemoryStore;
 /// [`SqliteStore::connection`]) without pinning a second copy.
 #[cfg(feature = "sqlite")]
 pub use rusqlite;
+pub use session_info::{PruneRule, Pruned, SessionInfo};
 #[cfg(feature = "sqlite")]
-pub use sessions::{PruneRule, Pruned, SessionInfo, AUTO_PRUNE_EVERY_MS};
+pub use sessions::AUTO_PRUNE_EVERY_MS;
 #[cfg(feature = "sqlite")]
 pub use sqlite::{SqliteStore, DB_FILE as SQLITE_DB_FILE, SCHEMA_VERSION as SQLITE_SCHEMA_VERSION};
 pub use undo::{UndoEntry, MAX_UNDO};

@@ -13,42 +13,10 @@ use std::collections::BTreeMap;
 
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
-use crate::{now_ms, SqliteStore, StoreError};
+use crate::{now_ms, PruneRule, Pruned, SessionInfo, SqliteStore, StoreError};
 
 /// How often (milliseconds) [`SqliteStore::auto_prune`] does its work at most.
 pub const AUTO_PRUNE_EVERY_MS: u64 = 60 * 60 * 1000;
-
-/// One session of the state database.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SessionInfo {
-    /// The session's name (`--session`).
-    pub name: String,
-    /// Its rows (snapshots, undo entries, queued previews, …).
-    pub rows: u64,
-    /// The bytes of its rows' values (texts as UTF-8).
-    pub bytes: u64,
-    /// When it was last used, in milliseconds since the Unix epoch (0: unknown).
-    pub last_used_ms: u64,
-}
-
-/// Which sessions to prune. Both bounds may be given; the session the store was opened for is
-/// never pruned.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct PruneRule {
-    /// Prune every session last used longer ago than this (milliseconds).
-    pub older_than_ms: Option<u64>,
-    /// Then prune the least recently used sessions until the rest hold at most this many bytes.
-    pub max_bytes: Option<u64>,
-}
-
-/// What a prune removed (or, on a dry run, would remove).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Pruned {
-    /// The sessions removed, least recently used first.
-    pub removed: Vec<SessionInfo>,
-    /// The sessions kept.
-    pub kept: Vec<SessionInfo>,
-}
 
 /// A table holding per-session rows.
 struct SessionTable {

@@ -11,7 +11,9 @@ use hashline_apply::{
 use hashline_core::kind::FileKind;
 use hashline_core::{BlockResolver, ErrorCode, TextFile};
 use hashline_queue::{PreviewQueue, QueueError};
-use hashline_state::{MemoryStore, SnapshotStore, SqliteStore, StoreError};
+use hashline_state::{MemoryStore, SnapshotStore, StoreError};
+
+use crate::database::Database;
 
 use crate::dialect::{Anchors, Dialect};
 
@@ -78,6 +80,11 @@ pub enum Error {
     /// The state store could not be opened.
     #[error(transparent)]
     State(#[from] StoreError),
+    /// A persistent store was asked of a build without one (the `sqlite` feature).
+    #[error(
+        "this build keeps no state on disk (the `sqlite` feature of the `hashline` crate is off): use StateConfig::Memory"
+    )]
+    NoDatabase,
 }
 
 impl Error {
@@ -87,6 +94,7 @@ impl Error {
         match self {
             Error::Root { .. } => ErrorCode::Usage,
             Error::State(_) => ErrorCode::Io,
+            Error::NoDatabase => ErrorCode::Usage,
         }
     }
 }
@@ -106,7 +114,7 @@ pub struct Engine {
     recovered: Option<Recovery>,
     store: Arc<dyn SnapshotStore>,
     /// The persistent store, when there is one (the preview queue shares its database).
-    pub(crate) sqlite: Option<Arc<SqliteStore>>,
+    pub(crate) sqlite: Option<Arc<Database>>,
     /// The ast-edit preview queue, opened on first use.
     queue: OnceLock<PreviewQueue>,
     resolver: hashline_ast::TreeSitterBlocks,
@@ -116,17 +124,20 @@ pub struct Engine {
 
 /// A session store, and the database behind it when there is one (for the preview queue and
 /// `hashline state`).
-type OpenedState = (Arc<dyn SnapshotStore>, Option<Arc<SqliteStore>>);
+type OpenedState = (Arc<dyn SnapshotStore>, Option<Arc<Database>>);
 
 /// The session store `state` names.
 fn open_state(state: &StateConfig) -> Result<OpenedState, Error> {
     Ok(match state {
         StateConfig::Memory => (Arc::new(MemoryStore::new()), None),
+        #[cfg(feature = "sqlite")]
         StateConfig::Persistent { dir, session } => {
-            let store = Arc::new(SqliteStore::open(dir, session)?);
+            let store = Arc::new(Database::open(dir, session)?);
             let shared: Arc<dyn SnapshotStore> = store.clone();
             (shared, Some(store))
         }
+        #[cfg(not(feature = "sqlite"))]
+        StateConfig::Persistent { .. } => return Err(Error::NoDatabase),
     })
 }
 
@@ -139,6 +150,7 @@ impl Engine {
         })?;
         let (store, sqlite) = open_state(&config.state)?;
         let ws = match (&config.state, &sqlite) {
+            #[cfg(feature = "sqlite")]
             (StateConfig::Persistent { dir, session }, Some(db)) => {
                 // Bounded state: at most once an hour, sessions past the age or size bound go
                 // (never this one). A state the call cannot write keeps them until one can.
@@ -172,7 +184,7 @@ impl Engine {
         tree: Tree,
         recovered: Option<Recovery>,
         store: Arc<dyn SnapshotStore>,
-        sqlite: Option<Arc<SqliteStore>>,
+        sqlite: Option<Arc<Database>>,
     ) -> Engine {
         Engine {
             tree,
@@ -218,8 +230,9 @@ impl Engine {
             return Ok(queue);
         }
         let queue = match &self.sqlite {
+            #[cfg(feature = "sqlite")]
             Some(store) => PreviewQueue::new(Arc::clone(store))?,
-            None => PreviewQueue::in_memory("memory")?,
+            _ => PreviewQueue::in_memory("memory")?,
         };
         Ok(self.queue.get_or_init(|| queue))
     }
@@ -227,7 +240,7 @@ impl Engine {
     /// The `[W_STATE_CORRUPT]` warning when the state database was not a database (random
     /// bytes, another file) and was moved aside for a fresh one as the engine opened.
     pub fn state_reset(&self) -> Option<String> {
-        let aside = self.sqlite.as_ref()?.moved_aside()?;
+        let aside = crate::database::moved_aside(self.sqlite.as_deref()?)?;
         Some(format!(
             "[W_STATE_CORRUPT] the state database was not a database; it was moved to {} and a \
              fresh one made: the session's earlier reads, stale-anchor versions and queued \

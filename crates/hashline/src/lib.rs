@@ -56,6 +56,7 @@
 //! `hashline-fs` as `fs`), `hashline-ast` (tree-sitter), `hashline-queue`.
 
 mod ast_edit;
+mod database;
 mod diagnostic;
 mod dialect;
 mod engine;

@@ -129,6 +129,7 @@ pub struct DatabaseReport {
 }
 
 /// `512 B`, `48.2 KiB`, `1.5 MiB`, `2.0 GiB`.
+#[cfg_attr(not(feature = "sqlite"), allow(dead_code))]
 pub fn human_size(bytes: u64) -> String {
     const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
     if bytes < 1024 {
@@ -156,6 +157,20 @@ impl Engine {
                 database: None,
             };
         };
+        state_of(store, action)
+    }
+}
+
+/// `state` over a build without a database: there is none to hold.
+#[cfg(not(feature = "sqlite"))]
+fn state_of(store: &crate::database::Database, _action: StateAction) -> StateOutcome {
+    match *store {}
+}
+
+/// `state` over the session store's database.
+#[cfg(feature = "sqlite")]
+fn state_of(store: &crate::database::Database, action: StateAction) -> StateOutcome {
+    {
         let current = store.session().to_string();
         let report = |s: &SessionInfo| SessionReport {
             name: s.name.clone(),
@@ -219,6 +234,7 @@ pub(crate) fn now_secs() -> u64 {
 
 /// One line per session: `NAME<TAB>SIZE<TAB>AGE<TAB>N rows` (and `<TAB>(current)` for this
 /// call's session), then the totals and the automatic pruning's bounds.
+#[cfg_attr(not(feature = "sqlite"), allow(dead_code))]
 fn list_text(sessions: &[SessionInfo], current: &str, db: &DatabaseReport) -> String {
     let now = now_secs();
     let mut text = String::new();
@@ -254,6 +270,7 @@ fn list_text(sessions: &[SessionInfo], current: &str, db: &DatabaseReport) -> St
 
 /// A duration in the unit `--older-than` takes, the largest that divides it (`30d`, `12h`,
 /// `90m`, `45s`).
+#[cfg_attr(not(feature = "sqlite"), allow(dead_code))]
 fn bound_age(ms: u64) -> String {
     let secs = ms / 1000;
     match secs {
@@ -265,6 +282,7 @@ fn bound_age(ms: u64) -> String {
     }
 }
 
+#[cfg_attr(not(feature = "sqlite"), allow(dead_code))]
 fn prune_text(pruned: &Pruned, dry_run: bool, db: &DatabaseReport) -> String {
     let now = now_secs();
     let n = pruned.removed.len();
