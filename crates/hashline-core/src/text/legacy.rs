@@ -13,17 +13,58 @@
 //! every file), new lines are encoded in the code page, and a character the code page cannot
 //! hold is refused before anything is written ([`TextFile::unencodable`]), never replaced.
 
-use encoding_rs::Encoding;
+//!
+//! Without the `legacy-encodings` feature no code page is detected ([`detect`] answers
+//! `None`) and [`Charset`] has no value.
 
 use super::{OutLine, TextFile};
 
 /// How many leading bytes the detector looks at (the decode that follows checks them all).
+#[cfg(feature = "legacy-encodings")]
 const DETECT_WINDOW: usize = 1 << 20;
 
 /// A legacy single-byte code page a file was decoded in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Charset(&'static Encoding);
+pub struct Charset(Encoding);
 
+/// The code page behind a [`Charset`].
+#[cfg(feature = "legacy-encodings")]
+type Encoding = &'static encoding_rs::Encoding;
+
+/// No code page in a build without the `legacy-encodings` feature.
+#[cfg(not(feature = "legacy-encodings"))]
+type Encoding = std::convert::Infallible;
+
+#[cfg(not(feature = "legacy-encodings"))]
+impl Charset {
+    /// The WHATWG name of the code page.
+    pub fn name(self) -> &'static str {
+        match self.0 {}
+    }
+
+    /// `text` in this code page.
+    pub fn encode(self, _text: &str) -> Option<Vec<u8>> {
+        match self.0 {}
+    }
+
+    /// `bytes` decoded.
+    pub fn decode(self, _bytes: &[u8]) -> String {
+        match self.0 {}
+    }
+
+    /// The first character of `text` this code page cannot hold.
+    pub fn first_unencodable(self, _text: &str) -> Option<char> {
+        match self.0 {}
+    }
+}
+
+/// Without the `legacy-encodings` feature no bytes are text in a legacy code page.
+#[cfg(not(feature = "legacy-encodings"))]
+pub fn detect(_bytes: &[u8]) -> Option<Charset> {
+    None
+}
+
+#[cfg(feature = "legacy-encodings")]
 impl Charset {
     /// The WHATWG name of the code page (`windows-1251`, `ISO-8859-2`, …).
     pub fn name(self) -> &'static str {
@@ -54,6 +95,7 @@ impl Charset {
 
 /// The legacy code page `bytes` are text in, `None` when they are UTF-8 (or empty), binary, or
 /// not recognisably text in a single-byte code page (see the module's rule).
+#[cfg(feature = "legacy-encodings")]
 pub fn detect(bytes: &[u8]) -> Option<Charset> {
     if std::str::from_utf8(bytes).is_ok()
         || bytes.starts_with(b"\xEF\xBB\xBF")
@@ -110,7 +152,7 @@ impl TextFile {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "legacy-encodings"))]
 mod tests {
     use super::*;
 
