@@ -3,9 +3,11 @@
 //! when quadratic): `read` of 1/10/100 MB, read + edit of 1k/10k/100k hunks, and the adversarial
 //! inputs (100 MB of identical lines, 1k/10k/100k hunks on one region of consecutive lines, a
 //! stale edit merged across 10k/100k/1M lines in every dialect: `bench_stale.rs`), and
-//! ast-edit over 1k/10k/100k files (`bench_files.rs`). Nothing here is a test: no timing
+//! ast-edit over 1k/10k/100k files (`bench_files.rs`), then the doubling series of
+//! `bench_linear.rs` (time and peak memory per doubling). Nothing here is a test: no timing
 //! threshold sits in the test suite. `--reps N` (default 3), `--max-mb N` (default 100),
-//! `--only TEXT` (only the series whose title contains TEXT). Inputs live in the bench cache
+//! `--only TEXT` (only the series whose title contains TEXT), `--bin PATH` (that binary, not
+//! the dist build). Inputs live in the bench cache
 //! and are removed at the end.
 
 use std::path::Path;
@@ -60,7 +62,16 @@ pub fn run(args: &[String]) -> Result<(), String> {
     };
     let reps = flag("--reps").unwrap_or(3).max(1);
     let max_mb = flag("--max-mb").unwrap_or(100).max(1);
-    let bin = crate::dist::binary()?;
+    // `--bin PATH`: measure that binary instead of building the dist one (a quick look with a
+    // release build; the figures of PERFORMANCE.md are the dist binary's).
+    let bin = match args
+        .iter()
+        .position(|a| a == "--bin")
+        .and_then(|i| args.get(i + 1))
+    {
+        Some(path) => std::path::PathBuf::from(path),
+        None => crate::dist::binary()?,
+    };
     let work = inputs::cache_dir().join("scale");
     let _ = std::fs::remove_dir_all(&work);
     let only = args
@@ -170,7 +181,7 @@ fn series(
         report(titles[0], &only);
         report(titles[1], &both);
     }
-    Ok(())
+    crate::bench_linear::series(bin, work, reps, wanted)
 }
 
 /// About `bytes` bytes of one line repeated.

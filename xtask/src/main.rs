@@ -25,11 +25,14 @@
 //!   baselines installed into `~/.cache/hashline-bench`; `bench --guard`: the edit guard's cost
 //!   on a 10,000-line TypeScript file (parser on vs off); `bench --ast [--reps N]` times the
 //!   `ast-edit` preview against the ast-grep CLI's on the `ast-diff` corpus (same as
-//!   `ast-diff --bench`); `bench --scale [--reps N] [--max-mb N] [--only TEXT] [--max-depth N] [--debug]`
+//!   `ast-diff --bench`); `bench --scale [--reps N] [--max-mb N] [--only TEXT] [--bin PATH] [--max-depth N] [--debug]`
 //!   prints how each measure grows per 10x input (`bench_scale.rs`: reads of 1/10/100 MB,
 //!   1k/10k/100k hunks spread and on one region, 100 MB of identical lines, a stale merge
 //!   across 10k/100k/1M lines in every dialect (`bench_stale.rs`), ast-edit and resolve apply
-//!   over 1k/10k/100k files (`bench_files.rs`)), then checks that a structural rewrite's
+//!   over 1k/10k/100k files (`bench_files.rs`)), the doubling series of issue 28 §6 (time and
+//!   peak memory per doubling: a stale edit over an outside change on every other line,
+//!   apply-patch chunks of 1k–8k rows, ast-edit of 12.5k–100k matches, a commit of up to 1,000
+//!   files under `ulimit -n 400`: `bench_linear.rs`), then checks that a structural rewrite's
 //!   time and peak memory grow linearly with nesting depth and file size (`bench_ast_depth.rs`).
 //! * `ast-diff [--bench] [--reps N] [--only TEXT] [--show N]`: differential test of
 //!   `hashline ast-edit` + `resolve apply` against the ast-grep CLI on third-party JS/TS sources
@@ -45,6 +48,7 @@ mod bench_ast_depth;
 mod bench_files;
 mod bench_guard;
 mod bench_inputs;
+mod bench_linear;
 mod bench_peer;
 mod bench_rows;
 mod bench_scale;
@@ -88,7 +92,7 @@ fn main() -> ExitCode {
         Some("ast-diff") => ast_diff::run(&args[1..]),
         Some("dist") => dist::run(),
         _ => Err(
-            "usage: cargo xtask <golden [--bless] | conformance | mistakes | real-edits [--mistakes [--every N]] [--only ID,ID] [--details DIR] | stress [--runs N] [--seconds S] | tidy | bench [--reps N] [--large-mb N] [--no-ast | --only-ast] [--ast-files N] [--guard] [--ast] [--scale [--reps N] [--max-mb N] [--only TEXT] [--max-depth N] [--debug]] | ast-diff [--bench] [--reps N] [--only TEXT] | dist>"
+            "usage: cargo xtask <golden [--bless] | conformance | mistakes | real-edits [--mistakes [--every N]] [--only ID,ID] [--details DIR] | stress [--runs N] [--seconds S] | tidy | bench [--reps N] [--large-mb N] [--no-ast | --only-ast] [--ast-files N] [--guard] [--ast] [--scale [--reps N] [--max-mb N] [--only TEXT] [--bin PATH] [--max-depth N] [--debug]] | ast-diff [--bench] [--reps N] [--only TEXT] | dist>"
                 .to_string(),
         ),
     };

@@ -18,6 +18,10 @@ pub const SNIPPET_CHARS: usize = 120;
 pub const SKIPPED_SHOWN: usize = 20;
 /// How many lines of a multi-line match, and of its replacement, the rendering shows.
 pub const CHANGE_LINES_SHOWN: usize = 8;
+/// Bytes of match rows the rendering shows at most: past them the other matches are counted,
+/// not shown, so a preview of 100,000 matches stays a page (issue 28 §6). The preview itself
+/// keeps every match, and applying it applies them all.
+pub const ROWS_SHOWN_BYTES: usize = 64 * 1024;
 
 /// `original` with `matches` (file order, not overlapping) written in: what applying those
 /// matches of a stored preview gives. `None` when a match's range does not hold its `before`
@@ -173,20 +177,47 @@ impl Preview {
             out.extend(self.render_issues());
             return out.join("\n");
         }
+        // Bytes of rows so far, and the matches and files not shown once they are spent.
+        let (mut used, mut left, mut left_files) = (0usize, 0usize, 0usize);
         for file in &self.files {
+            if used > ROWS_SHOWN_BYTES {
+                left += file.matches.len();
+                left_files += 1;
+                continue;
+            }
             if !out.is_empty() {
                 out.push(String::new());
             }
-            out.push(format!(
+            let header = format!(
                 "¶{}#{}",
                 hashline_core::name::header_path(&file.path),
                 file.tag
-            ));
-            for m in &file.matches {
+            );
+            used += header.len() + 2;
+            out.push(header);
+            for (k, m) in file.matches.iter().enumerate() {
+                if used > ROWS_SHOWN_BYTES {
+                    left += file.matches.len() - k;
+                    break;
+                }
+                let first = out.len();
                 out.push(format!("[{}]", m.id));
                 side_rows('-', m.line, &m.before, &mut out);
                 side_rows('+', m.line, &m.after, &mut out);
+                used += out[first..].iter().map(|r| r.len() + 1).sum::<usize>();
             }
+        }
+        if left > 0 {
+            let files = match left_files {
+                0 => String::new(),
+                n => format!(", {n} more file{}", if n == 1 { "" } else { "s" }),
+            };
+            out.push(String::new());
+            out.push(format!(
+                "… {left} more match{} not shown ({} in all{files}); the preview holds every match: applying it applies them all.",
+                if left == 1 { "" } else { "es" },
+                self.total_replacements()
+            ));
         }
         if !self.skipped.is_empty() {
             out.push(String::new());
@@ -333,6 +364,32 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("\n+8:l7\n+… 2 more lines\n[1:2]\n"), "{text}");
+    }
+
+    #[test]
+    fn rows_past_the_budget_are_counted_not_shown() {
+        let mut p = sample();
+        let m = p.files[0].matches[0].clone();
+        p.files[0].matches = (0..20_000)
+            .map(|n| MatchEdit {
+                id: format!("1:{}", n + 1),
+                ..m.clone()
+            })
+            .collect();
+        let mut second = p.files[0].clone();
+        second.path = "b.ts".into();
+        p.files.push(second);
+        let text = p.render();
+        assert!(text.len() < ROWS_SHOWN_BYTES + 1024, "{}", text.len());
+        let shown = text.lines().filter(|l| l.starts_with('[')).count();
+        let left = 40_000 - shown;
+        assert!(
+            text.ends_with(&format!(
+                "\n\n… {left} more matches not shown (40000 in all, 1 more file); the preview holds every match: applying it applies them all."
+            )),
+            "{}",
+            &text[text.len() - 300..]
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! yields to it (reported as skipped); byte-identical edits of two rules count once; any other
 //! overlap between rules refuses the call.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use ast_grep_core::tree_sitter::StrDoc;
@@ -152,31 +152,62 @@ pub(crate) fn rewrite_file(
     let mut nested = Vec::new();
     let mut set_aside: Vec<usize> = Vec::new();
     for compiled in rules {
-        // Every match of every variant of the rule, one per byte range, in pre-order (outer
-        // before inner: tree nodes either nest or are disjoint). Only the match is kept (a node
-        // and its captures); its replacement is rendered below for the outer matches alone, so
-        // that deeply nested matches cost linear, not quadratic, time and memory (issue 11 §7:
-        // rendering every nested `[$$$A]` of a 200 KB file took 9.8 GB).
-        let mut seen_ranges: HashSet<(usize, usize)> = HashSet::new();
-        let mut found = Vec::new();
+        // Every match of every variant of the rule, one per byte range. Only its range is kept,
+        // with its replacement when it may be an outer match: a match inside an earlier match
+        // of its own variant (the search visits the tree in pre-order, outer before inner) is
+        // nested whatever the other variants found, so its replacement is never rendered, and
+        // the match itself (a node and its captures, several KB) is dropped at once. So deeply
+        // nested matches cost linear, not quadratic, time and memory (issue 11 §7: rendering
+        // every nested `[$$$A]` of a 200 KB file took 9.8 GB), and a file of 100,000 matches
+        // holds their ranges and replacements, not their matches (issue 28 §6).
+        // Each range seen, and whether it was kept (not set aside by a grammar gap).
+        let mut seen_ranges: HashMap<(usize, usize), bool> = HashMap::new();
+        let mut found: Vec<(Range<usize>, Option<String>)> = Vec::new();
         let variants = compiled.patterns.iter().zip(&compiled.literals);
         for (pattern, _) in variants.filter(|(_, lit)| lit.may_match(src)) {
+            // This variant's latest match not inside another of its kept matches.
+            let mut outer: Option<Range<usize>> = None;
             for m in root.find_all(pattern) {
                 let r = m.range();
-                if !seen_ranges.insert((r.start, r.end)) {
-                    continue;
+                let inside = outer
+                    .as_ref()
+                    .is_some_and(|o| r.start >= o.start && r.start < o.end && r.end <= o.end);
+                match seen_ranges.get(&(r.start, r.end)) {
+                    Some(&kept) => {
+                        if kept && !inside {
+                            outer = Some(r);
+                        }
+                        continue;
+                    }
+                    None => {
+                        let kept = gaps.as_ref().is_none_or(|g| g.trusts(&m));
+                        seen_ranges.insert((r.start, r.end), kept);
+                        if !kept {
+                            set_aside.push(lines.line_col(r.start + offset).0);
+                            continue;
+                        }
+                    }
                 }
-                if gaps.as_ref().is_some_and(|g| !g.trusts(&m)) {
-                    set_aside.push(lines.line_col(r.start + offset).0);
-                    continue;
+                let after = (!inside).then(|| {
+                    let inserted = m.replace_by(&compiled.fix).inserted_text;
+                    let after = String::from_utf8_lossy(&inserted).into_owned();
+                    if crlf {
+                        to_crlf(&after)
+                    } else {
+                        after
+                    }
+                });
+                if !inside {
+                    outer = Some(r.clone());
                 }
-                found.push((r, m));
+                found.push((r, after));
             }
         }
+        drop(seen_ranges);
         found.sort_by(|a, b| a.0.start.cmp(&b.0.start).then(b.0.end.cmp(&a.0.end)));
         let ranges: Vec<Range<usize>> = found.iter().map(|(r, _)| r.clone()).collect();
         let yields = enclosing_outer(&ranges);
-        for ((r, m), outer) in found.into_iter().zip(yields) {
+        for ((r, after), outer) in found.into_iter().zip(yields) {
             let range = r.start + offset..r.end + offset;
             let (line, column) = lines.line_col(range.start);
             if let Some(o) = outer {
@@ -187,11 +218,12 @@ pub(crate) fn rewrite_file(
                 });
                 continue;
             }
-            let inserted = m.replace_by(&compiled.fix).inserted_text;
-            let mut after = String::from_utf8_lossy(&inserted).into_owned();
-            if crlf {
-                after = to_crlf(&after);
-            }
+            // An outer match is inside no match of its own variant, so it was rendered.
+            let Some(after) = after else {
+                return Ok(FileOutcome::Issue(format!(
+                    "{display}: internal matcher error (an outer match was not rendered); skipped"
+                )));
+            };
             let before = text[range.clone()].to_string();
             if before == after {
                 continue;
@@ -207,13 +239,18 @@ pub(crate) fn rewrite_file(
         }
     }
     // Byte-identical edits of different rules count once (the first rule in order wins).
-    let mut seen: HashSet<(usize, usize, String)> = HashSet::with_capacity(edits.len());
-    let mut unique: Vec<Staged> = Vec::with_capacity(edits.len());
-    for e in edits {
-        if seen.insert((e.range.start, e.range.end, e.after.clone())) {
-            unique.push(e);
-        }
-    }
+    let firsts: Vec<bool> = {
+        let mut seen: HashSet<(usize, usize, &str)> = HashSet::with_capacity(edits.len());
+        edits
+            .iter()
+            .map(|e| seen.insert((e.range.start, e.range.end, e.after.as_str())))
+            .collect()
+    };
+    let mut unique: Vec<Staged> = edits
+        .into_iter()
+        .zip(firsts)
+        .filter_map(|(e, first)| first.then_some(e))
+        .collect();
     unique.sort_by_key(|e| (e.range.start, e.range.end));
     for pair in unique.windows(2) {
         let (a, b) = (&pair[0], &pair[1]);

@@ -19,6 +19,7 @@ use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use rustix::fs::{AtFlags, Mode, OFlags, CWD};
 use rustix::io::Errno;
@@ -45,8 +46,8 @@ pub fn max_file_bytes() -> u64 {
 /// messages and journals).
 #[derive(Debug)]
 pub(super) struct Dir {
-    /// The open directory.
-    pub(super) fd: OwnedFd,
+    /// The open directory (shared by every target of a commit in it: [`Dir::share`]).
+    pub(super) fd: Arc<OwnedFd>,
     /// Its absolute path as resolved.
     pub(super) path: PathBuf,
 }
@@ -96,7 +97,7 @@ pub(super) fn open_root(root: &Path) -> Result<Dir, FsError> {
     let fd = rustix::fs::openat(CWD, root, DIR_FLAGS, Mode::empty())
         .map_err(|e| FsError::io(root.display(), e.into()))?;
     Ok(Dir {
-        fd,
+        fd: Arc::new(fd),
         path: root.to_path_buf(),
     })
 }
@@ -150,7 +151,7 @@ pub(super) fn open_parent(
             Err(e) => return Err(component_error(display, &dir, &component, e)),
         };
         dir = Dir {
-            fd,
+            fd: Arc::new(fd),
             path: dir.path.join(&component),
         };
     }

@@ -12,10 +12,13 @@
 //! when a rollback itself failed (the next call's recovery finishes it).
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fs::File;
+use std::os::fd::OwnedFd;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rustix::fs::{AtFlags, Mode, OFlags, RenameFlags};
 use rustix::io::Errno;
@@ -356,10 +359,16 @@ fn run_journaled(
 }
 
 /// Opens every target's directory, backs up old bytes, writes every temp file; then makes all of
-/// them durable at once: every backup and temp file fsynced, then every distinct directory, on
-/// several threads (the file system commits concurrent fsyncs together, so a call of a thousand
-/// files waits for a few journal commits, not for four per file). Nothing is visible before the
+/// them durable: every backup and temp file fsynced, then every distinct directory, on several
+/// threads (the file system commits concurrent fsyncs together, so a call of a thousand files
+/// waits for a few journal commits, not for four per file). Nothing is visible before the
 /// journal is marked COMMITTED, which happens only after this returns.
+///
+/// File descriptors do not grow with the number of files: targets in one directory share its
+/// handle (one descriptor a distinct directory, held to the end of the commit), and the written
+/// files are fsynced and closed [`SYNC_BATCH`] at a time (all of them before the directories,
+/// as before). A directory replaced between two targets' walks is caught as for any target:
+/// the target found through the first handle is not the version validation read.
 fn stage_all<'a>(
     root: &Path,
     journal: &Journal,
@@ -369,13 +378,25 @@ fn stage_all<'a>(
 ) -> Result<(), FsError> {
     // Written, not yet fsynced: each with the name to blame when its fsync fails.
     let mut written: Vec<(File, String)> = Vec::new();
+    // The directories opened so far, by path: a later target in one shares its handle.
+    let mut dirs_open: HashMap<PathBuf, Arc<OwnedFd>> = HashMap::new();
     for (n, mut op) in ops.into_iter().enumerate() {
+        if written.len() + 2 > SYNC_BATCH {
+            sync_written(&mut written)?;
+        }
         let create = matches!(op, Op::Put { old: None, .. }).then_some(&mut *created_dirs);
         let target = op.target();
-        let parent = beneath::open_parent(root, &target.real, &target.display, create)?
+        let mut parent = beneath::open_parent(root, &target.real, &target.display, create)?
             .ok_or_else(|| FsError::NotFound {
                 path: target.display.clone(),
             })?;
+        match dirs_open.get(&parent.dir.path) {
+            // The walk's own handle closes here: one descriptor a directory.
+            Some(fd) => parent.dir.fd = Arc::clone(fd),
+            None => {
+                dirs_open.insert(parent.dir.path.clone(), Arc::clone(&parent.dir.fd));
+            }
+        }
         let linked = match &mut op {
             Op::Put {
                 old: Some(old),
@@ -410,8 +431,7 @@ fn stage_all<'a>(
         };
         staged.push(Staged { op, parent, temp });
     }
-    in_parallel(&written, |(file, _)| file.sync_all())
-        .map_err(|(i, e)| FsError::io(&written[i].1, e))?;
+    sync_written(&mut written)?;
     // The backups' names, as their fsyncs made them durable before.
     journal::sync_dir(&journal.dir).map_err(|e| FsError::io(journal.dir.display(), e))?;
     let dirs = distinct_dirs(staged);
@@ -419,6 +439,19 @@ fn stage_all<'a>(
         rustix::fs::fsync(&s.parent.dir.fd).map_err(Into::into)
     })
     .map_err(|(i, e)| FsError::io(&dirs[i].op.target().display, e))
+}
+
+/// How many written files (backups and temp files) stay open before they are fsynced together
+/// and closed: the bound on a commit's file descriptors for them, large enough that the file
+/// system still commits many fsyncs at once.
+const SYNC_BATCH: usize = 32;
+
+/// Fsyncs every file of `written` (on several threads) and closes them.
+fn sync_written(written: &mut Vec<(File, String)>) -> Result<(), FsError> {
+    in_parallel(written, |(file, _)| file.sync_all())
+        .map_err(|(i, e)| FsError::io(&written[i].1, e))?;
+    written.clear();
+    Ok(())
 }
 
 /// Op `n`'s backup as a hard link to the file a rename will replace (its only name): no copy of its bytes and

@@ -166,7 +166,8 @@ pub(crate) fn ast_edit(text: String, mut report: Value) -> (String, Value) {
     let tail: Vec<&str> = paragraphs
         .iter()
         .skip(1)
-        .filter(|p| !p.starts_with('¶'))
+        // The rows, and the rendering's own count of rows it left out: both are redone here.
+        .filter(|p| !p.starts_with('¶') && !p.starts_with("… "))
         .copied()
         .collect();
     let mut summary = String::from("Files (matches in each):");
