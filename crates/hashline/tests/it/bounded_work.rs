@@ -5,7 +5,7 @@
 //! the quadratic shapes these replaced are checked by counting work in the unit tests
 //! (`apply_patch::seek`, `diff`), here the results are checked.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::Path;
