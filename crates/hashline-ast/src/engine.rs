@@ -45,7 +45,13 @@ pub fn preview_with_progress(
 ) -> Result<Preview, AstError> {
     let order = rule_order(req)?;
     let explicit = explicit_lang(req.lang.as_deref())?;
-    let candidates = files::collect(&req.root, &req.paths, req.glob.as_deref(), req.walk())?;
+    let candidates = files::collect(
+        &req.root,
+        &req.paths,
+        req.glob.as_deref(),
+        req.walk(),
+        &req.exclude,
+    )?;
     plan(
         req,
         &order,

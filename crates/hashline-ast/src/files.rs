@@ -41,6 +41,7 @@ pub(crate) fn collect(
     paths: &[String],
     glob: Option<&str>,
     how: Walk,
+    exclude: &[PathBuf],
 ) -> Result<Vec<Candidate>, AstError> {
     if paths.is_empty() {
         return Err(AstError::NoPaths);
@@ -70,22 +71,25 @@ pub(crate) fn collect(
         }
         if let Some((base, pattern)) = split_glob(raw) {
             let base_abs = resolve(&root, raw, base)?;
+            refuse_excluded(&base_abs, raw, exclude)?;
             if !base_abs.is_dir() {
                 return Err(AstError::PathNotFound {
                     path: raw.to_string(),
                 });
             }
             let matcher = compile_glob(pattern)?;
-            for file in walk(&base_abs, Some(&matcher), raw.contains("node_modules"), how) {
+            let modules = raw.contains("node_modules");
+            for file in walk(&base_abs, Some(&matcher), modules, how, exclude) {
                 add(file, false);
             }
             continue;
         }
         let abs = resolve(&root, raw, raw)?;
+        refuse_excluded(&abs, raw, exclude)?;
         if abs.is_file() {
             add(abs, true);
         } else if abs.is_dir() {
-            for file in walk(&abs, extra.as_ref(), extra_names_modules, how) {
+            for file in walk(&abs, extra.as_ref(), extra_names_modules, how, exclude) {
                 add(file, false);
             }
         } else {
@@ -95,6 +99,16 @@ pub(crate) fn collect(
         }
     }
     Ok(found.into_values().collect())
+}
+
+/// A path in an excluded directory (the caller's state directory) is refused, not searched.
+fn refuse_excluded(abs: &Path, shown: &str, exclude: &[PathBuf]) -> Result<(), AstError> {
+    if exclude.iter().any(|dir| abs.starts_with(dir)) {
+        return Err(AstError::InStateDir {
+            path: shown.to_string(),
+        });
+    }
+    Ok(())
 }
 
 pub(crate) fn compile_glob(glob: &str) -> Result<GlobMatcher, AstError> {
@@ -168,7 +182,9 @@ fn walk(
     matcher: Option<&GlobMatcher>,
     allow_node_modules: bool,
     how: Walk,
+    exclude: &[PathBuf],
 ) -> Vec<PathBuf> {
+    let exclude = exclude.to_vec();
     let mut builder = WalkBuilder::new(dir);
     let honour_ignores = !how.no_ignore;
     builder
@@ -185,7 +201,9 @@ fn walk(
                 return true;
             }
             let name = entry.file_name();
-            name != ".git" && (allow_node_modules || name != "node_modules")
+            name != ".git"
+                && (allow_node_modules || name != "node_modules")
+                && !exclude.iter().any(|dir| entry.path().starts_with(dir))
         });
     let mut out = Vec::new();
     for entry in builder.build().flatten() {
@@ -235,7 +253,7 @@ mod tests {
 
     fn names_with(paths: &[&str], glob: Option<&str>, root: &Path, how: Walk) -> Vec<String> {
         let owned: Vec<String> = paths.iter().map(|s| s.to_string()).collect();
-        collect(root, &owned, glob, how)
+        collect(root, &owned, glob, how, &[])
             .expect("collect")
             .into_iter()
             .map(|c| c.display)
@@ -307,13 +325,14 @@ mod tests {
     fn refusals() {
         let dir = tree();
         let root = dir.path();
-        let err = |p: &str| collect(root, &[p.to_string()], None, Walk::default()).expect_err(p);
+        let err =
+            |p: &str| collect(root, &[p.to_string()], None, Walk::default(), &[]).expect_err(p);
         assert!(matches!(err("missing.ts"), AstError::PathNotFound { .. }));
         assert!(matches!(err("  "), AstError::EmptyPath { index: 0 }));
         assert!(matches!(err(".."), AstError::OutsideRoot { .. }));
         assert!(matches!(err("src/[.ts"), AstError::BadGlob { .. }));
         assert!(matches!(
-            collect(root, &[], None, Walk::default()),
+            collect(root, &[], None, Walk::default(), &[]),
             Err(AstError::NoPaths)
         ));
     }

@@ -158,6 +158,10 @@ pub enum ErrorCode {
     /// A directory on the path is a regular file (`file.txt/x`).
     #[serde(rename = "E_NOT_A_DIRECTORY")]
     NotADirectory,
+    /// The path lies in hashline's own state directory (`--state`), also when that is inside
+    /// the root: no command reads, writes or lists its records through a dialect.
+    #[serde(rename = "E_STATE_PATH")]
+    StatePath,
     /// A new line holds a character the legacy code page the file is written in cannot hold.
     #[serde(rename = "E_UNENCODABLE")]
     Unencodable,
@@ -233,6 +237,7 @@ impl ErrorCode {
         ErrorCode::UndoNotRecorded,
         ErrorCode::Symlink,
         ErrorCode::NotADirectory,
+        ErrorCode::StatePath,
     ];
 
     /// The code as printed: `E_STALE_ANCHOR`, ….
@@ -290,6 +295,7 @@ impl ErrorCode {
             UndoNotRecorded => "E_UNDO_NOT_RECORDED",
             Symlink => "E_SYMLINK",
             NotADirectory => "E_NOT_A_DIRECTORY",
+            StatePath => "E_STATE_PATH",
         }
     }
 }
@@ -375,9 +381,10 @@ mod tests {
                 UndoNotRecorded => 48,
                 Symlink => 49,
                 NotADirectory => 50,
+                StatePath => 51,
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 51);
+        assert_eq!(ErrorCode::ALL.len(), 52);
         for (i, code) in ErrorCode::ALL.iter().enumerate() {
             assert_eq!(position(*code), i, "{code} out of place in ALL");
         }

@@ -85,6 +85,10 @@ impl Engine {
         request.allow_syntax_errors = options.allow_syntax_errors;
         request.hidden = options.hidden;
         request.no_ignore = options.no_ignore;
+        if let Some(ws) = self.workspace() {
+            // The state directory inside the root is never walked nor named.
+            request.exclude = ws.private_dirs();
+        }
         let planned = match self.workspace() {
             Some(_) => hashline_ast::preview_with_progress(&request, progress),
             // Any other file system: walked and read through the `Disk`.

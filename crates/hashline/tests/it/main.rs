@@ -42,6 +42,7 @@ mod session_memory;
 mod setup_clients;
 mod state_cli;
 mod state_corrupt;
+mod state_inside_root;
 mod state_trust;
 mod symlink_names;
 mod syntax_guard;

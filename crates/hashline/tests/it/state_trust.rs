@@ -159,7 +159,7 @@ fn no_request_path_reaches_into_a_state_directory_inside_the_root() {
         add.as_bytes(),
     )
     .json();
-    assert_eq!(out["code"], "E_OUTSIDE_ROOT", "{out}");
+    assert_eq!(out["code"], "E_STATE_PATH", "{out}");
     assert!(out["text"]
         .as_str()
         .expect("text")
@@ -170,7 +170,7 @@ fn no_request_path_reaches_into_a_state_directory_inside_the_root() {
     let out = run(&["edit", "--dialect", "apply-patch"], edit.as_bytes());
     assert_eq!(out.code, 0, "{out:?}");
     let read = run(&["--json", "read", ".hashline/journal/seal.key"], b"").json();
-    assert_eq!(read["code"], "E_OUTSIDE_ROOT", "{read}");
+    assert_eq!(read["code"], "E_STATE_PATH", "{read}");
 }
 
 #[test]
