@@ -17,6 +17,7 @@ mod everyday_cli;
 mod hash_json_files;
 mod hostile_files;
 mod hostile_tree;
+mod inode_lock_files;
 mod json_schema;
 mod lineid_rename;
 mod mcp_anchors;
