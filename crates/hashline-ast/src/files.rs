@@ -24,6 +24,10 @@ pub(crate) struct Candidate {
     pub abs: PathBuf,
     /// Named directly by the request (not found by a walk).
     pub explicit: bool,
+    /// Another name of a file an earlier candidate names (a hard link: same device and
+    /// inode): that candidate's display path. Such a candidate is not previewed, only noted,
+    /// since one call may write a file through one name only.
+    pub same_file: Option<String>,
 }
 
 /// Which files a directory walk skips besides `.git` and `node_modules`.
@@ -62,6 +66,7 @@ pub(crate) fn collect(
                 display,
                 abs,
                 explicit,
+                same_file: None,
             });
     };
     for (index, raw) in paths.iter().enumerate() {
@@ -98,7 +103,39 @@ pub(crate) fn collect(
             });
         }
     }
-    Ok(found.into_values().collect())
+    Ok(same_files(found.into_values().collect()))
+}
+
+/// `candidates` (in walk order) with every later name of one file (device and inode) marked
+/// as the first one's [`Candidate::same_file`].
+#[cfg(not(unix))]
+fn same_files(candidates: Vec<Candidate>) -> Vec<Candidate> {
+    candidates
+}
+
+/// `candidates` (in walk order) with every later name of one file (device and inode) marked
+/// as the first one's [`Candidate::same_file`].
+#[cfg(unix)]
+fn same_files(mut candidates: Vec<Candidate>) -> Vec<Candidate> {
+    use std::os::unix::fs::MetadataExt;
+    let mut first: std::collections::HashMap<(u64, u64), String> = Default::default();
+    for candidate in &mut candidates {
+        let Ok(meta) = std::fs::metadata(&candidate.abs) else {
+            continue;
+        };
+        if meta.nlink() < 2 {
+            continue;
+        }
+        match first.entry((meta.dev(), meta.ino())) {
+            std::collections::hash_map::Entry::Occupied(kept) => {
+                candidate.same_file = Some(kept.get().clone());
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(candidate.display.clone());
+            }
+        }
+    }
+    candidates
 }
 
 /// A path in an excluded directory (the caller's state directory) is refused, not searched.

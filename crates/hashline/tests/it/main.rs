@@ -10,6 +10,7 @@ mod apply_patch_paths;
 mod apply_patch_stale;
 mod ast_edit_cli;
 mod ast_edit_dts;
+mod ast_edit_hard_links;
 mod chained_edits;
 mod concurrent_edits;
 mod docs_commands;
