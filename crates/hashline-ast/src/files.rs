@@ -120,7 +120,7 @@ fn same_files(mut candidates: Vec<Candidate>) -> Vec<Candidate> {
     use std::os::unix::fs::MetadataExt;
     let mut first: std::collections::HashMap<(u64, u64), String> = Default::default();
     for candidate in &mut candidates {
-        let Ok(meta) = std::fs::metadata(&candidate.abs) else {
+        let Ok(meta) = candidate.abs.metadata() else {
             continue;
         };
         if meta.nlink() < 2 {

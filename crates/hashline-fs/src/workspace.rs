@@ -93,7 +93,8 @@ impl Workspace {
 
     /// The state directory and the lock, journal and undo directories that lie inside the
     /// root (canonical as far as they exist): every walk of the tree skips them (ast-edit's,
-    /// str-replace's `view` of a directory), as [`Workspace::resolve`] refuses paths into them.
+    /// a directory listing through `Disk::children`), as [`Workspace::resolve`] refuses paths
+    /// into them.
     pub fn private_dirs(&self) -> Vec<PathBuf> {
         self.private
             .iter()
