@@ -56,7 +56,13 @@ pub fn preview_cancellable(
 ) -> Result<Preview, AstError> {
     let order = rule_order(req)?;
     let explicit = explicit_lang(req.lang.as_deref())?;
-    let candidates = files::collect(&req.root, &req.paths, req.glob.as_deref(), req.walk())?;
+    let candidates = files::collect(
+        &req.root,
+        &req.paths,
+        req.glob.as_deref(),
+        req.walk(),
+        &req.exclude,
+    )?;
     plan(
         req,
         &order,
@@ -104,6 +110,18 @@ fn plan(
     let mut issues = Issues::default();
     let mut jobs = Vec::new();
     for candidate in candidates {
+        // Two names of one file are previewed once, as the first: the apply writes each
+        // file through one name.
+        if let Some(first) = &candidate.same_file {
+            issues.push(
+                Some(&candidate.display),
+                format!(
+                    "{}: the same file as {first} (a hard link); previewed once, as {first}",
+                    candidate.display
+                ),
+            );
+            continue;
+        }
         // A name that could forge rows of the preview is never shown or rewritten
         // (`hashline_core::name`); it is listed escaped.
         if let Err(unsafe_name) = hashline_core::name::check(&candidate.display) {

@@ -59,6 +59,15 @@ pub enum AstError {
         /// The path as the request wrote it.
         path: String,
     },
+    /// A named path lies in the caller's state directory ([`crate::RewriteRequest::exclude`]).
+    #[error(
+        "{path} is inside hashline's state directory (--state), which no command reads or \
+         writes; name a file of the project"
+    )]
+    InStateDir {
+        /// The path as the request wrote it.
+        path: String,
+    },
     /// A rule's pattern compiles for none of the languages of the files searched.
     #[error(
         "pattern `{pattern}` does not compile ({detail}). Nothing was searched or queued; fix the pattern (`pat`) and run ast-edit again"
@@ -161,6 +170,7 @@ impl AstError {
             | AstError::PatternDoesNotCompile { .. } => ErrorCode::BadPattern,
             AstError::PathNotFound { .. } => ErrorCode::FileNotFound,
             AstError::OutsideRoot { .. } => ErrorCode::OutsideRoot,
+            AstError::InStateDir { .. } => ErrorCode::StatePath,
             AstError::UnsupportedLanguage { .. } | AstError::NoSupportedFiles { .. } => {
                 ErrorCode::UnsupportedLanguage
             }

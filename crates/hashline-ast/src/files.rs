@@ -24,6 +24,10 @@ pub(crate) struct Candidate {
     pub abs: PathBuf,
     /// Named directly by the request (not found by a walk).
     pub explicit: bool,
+    /// Another name of a file an earlier candidate names (a hard link: same device and
+    /// inode): that candidate's display path. Such a candidate is not previewed, only noted,
+    /// since one call may write a file through one name only.
+    pub same_file: Option<String>,
 }
 
 /// Which files a directory walk skips besides `.git` and `node_modules`.
@@ -41,6 +45,7 @@ pub(crate) fn collect(
     paths: &[String],
     glob: Option<&str>,
     how: Walk,
+    exclude: &[PathBuf],
 ) -> Result<Vec<Candidate>, AstError> {
     if paths.is_empty() {
         return Err(AstError::NoPaths);
@@ -61,6 +66,7 @@ pub(crate) fn collect(
                 display,
                 abs,
                 explicit,
+                same_file: None,
             });
     };
     for (index, raw) in paths.iter().enumerate() {
@@ -70,22 +76,25 @@ pub(crate) fn collect(
         }
         if let Some((base, pattern)) = split_glob(raw) {
             let base_abs = resolve(&root, raw, base)?;
+            refuse_excluded(&base_abs, raw, exclude)?;
             if !base_abs.is_dir() {
                 return Err(AstError::PathNotFound {
                     path: raw.to_string(),
                 });
             }
             let matcher = compile_glob(pattern)?;
-            for file in walk(&base_abs, Some(&matcher), raw.contains("node_modules"), how) {
+            let modules = raw.contains("node_modules");
+            for file in walk(&base_abs, Some(&matcher), modules, how, exclude) {
                 add(file, false);
             }
             continue;
         }
         let abs = resolve(&root, raw, raw)?;
+        refuse_excluded(&abs, raw, exclude)?;
         if abs.is_file() {
             add(abs, true);
         } else if abs.is_dir() {
-            for file in walk(&abs, extra.as_ref(), extra_names_modules, how) {
+            for file in walk(&abs, extra.as_ref(), extra_names_modules, how, exclude) {
                 add(file, false);
             }
         } else {
@@ -94,7 +103,49 @@ pub(crate) fn collect(
             });
         }
     }
-    Ok(found.into_values().collect())
+    Ok(same_files(found.into_values().collect()))
+}
+
+/// `candidates` (in walk order) with every later name of one file (device and inode) marked
+/// as the first one's [`Candidate::same_file`].
+#[cfg(not(unix))]
+fn same_files(candidates: Vec<Candidate>) -> Vec<Candidate> {
+    candidates
+}
+
+/// `candidates` (in walk order) with every later name of one file (device and inode) marked
+/// as the first one's [`Candidate::same_file`].
+#[cfg(unix)]
+fn same_files(mut candidates: Vec<Candidate>) -> Vec<Candidate> {
+    use std::os::unix::fs::MetadataExt;
+    let mut first: std::collections::HashMap<(u64, u64), String> = Default::default();
+    for candidate in &mut candidates {
+        let Ok(meta) = candidate.abs.metadata() else {
+            continue;
+        };
+        if meta.nlink() < 2 {
+            continue;
+        }
+        match first.entry((meta.dev(), meta.ino())) {
+            std::collections::hash_map::Entry::Occupied(kept) => {
+                candidate.same_file = Some(kept.get().clone());
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(candidate.display.clone());
+            }
+        }
+    }
+    candidates
+}
+
+/// A path in an excluded directory (the caller's state directory) is refused, not searched.
+fn refuse_excluded(abs: &Path, shown: &str, exclude: &[PathBuf]) -> Result<(), AstError> {
+    if exclude.iter().any(|dir| abs.starts_with(dir)) {
+        return Err(AstError::InStateDir {
+            path: shown.to_string(),
+        });
+    }
+    Ok(())
 }
 
 pub(crate) fn compile_glob(glob: &str) -> Result<GlobMatcher, AstError> {
@@ -168,7 +219,9 @@ fn walk(
     matcher: Option<&GlobMatcher>,
     allow_node_modules: bool,
     how: Walk,
+    exclude: &[PathBuf],
 ) -> Vec<PathBuf> {
+    let exclude = exclude.to_vec();
     let mut builder = WalkBuilder::new(dir);
     let honour_ignores = !how.no_ignore;
     builder
@@ -185,7 +238,9 @@ fn walk(
                 return true;
             }
             let name = entry.file_name();
-            name != ".git" && (allow_node_modules || name != "node_modules")
+            name != ".git"
+                && (allow_node_modules || name != "node_modules")
+                && !exclude.iter().any(|dir| entry.path().starts_with(dir))
         });
     let mut out = Vec::new();
     for entry in builder.build().flatten() {
@@ -235,7 +290,7 @@ mod tests {
 
     fn names_with(paths: &[&str], glob: Option<&str>, root: &Path, how: Walk) -> Vec<String> {
         let owned: Vec<String> = paths.iter().map(|s| s.to_string()).collect();
-        collect(root, &owned, glob, how)
+        collect(root, &owned, glob, how, &[])
             .expect("collect")
             .into_iter()
             .map(|c| c.display)
@@ -307,13 +362,14 @@ mod tests {
     fn refusals() {
         let dir = tree();
         let root = dir.path();
-        let err = |p: &str| collect(root, &[p.to_string()], None, Walk::default()).expect_err(p);
+        let err =
+            |p: &str| collect(root, &[p.to_string()], None, Walk::default(), &[]).expect_err(p);
         assert!(matches!(err("missing.ts"), AstError::PathNotFound { .. }));
         assert!(matches!(err("  "), AstError::EmptyPath { index: 0 }));
         assert!(matches!(err(".."), AstError::OutsideRoot { .. }));
         assert!(matches!(err("src/[.ts"), AstError::BadGlob { .. }));
         assert!(matches!(
-            collect(root, &[], None, Walk::default()),
+            collect(root, &[], None, Walk::default(), &[]),
             Err(AstError::NoPaths)
         ));
     }

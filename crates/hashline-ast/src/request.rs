@@ -111,6 +111,10 @@ pub struct RewriteRequest {
     /// `--no-ignore`); by default the files they name are skipped.
     #[serde(default)]
     pub no_ignore: bool,
+    /// Directories inside the root no path may name and no walk visits (canonical): the
+    /// caller's state directory (`--state`), when it lies inside the root.
+    #[serde(skip)]
+    pub exclude: Vec<PathBuf>,
 }
 
 impl RewriteRequest {
@@ -128,6 +132,7 @@ impl RewriteRequest {
             allow_syntax_errors: false,
             hidden: false,
             no_ignore: false,
+            exclude: Vec::new(),
         }
     }
 

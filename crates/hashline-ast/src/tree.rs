@@ -58,6 +58,7 @@ pub(crate) fn collect_in(
                 abs: PathBuf::from(&name),
                 display: name,
                 explicit,
+                same_file: None,
             });
     };
     let canonical = |shown: &str, path: &str| {

@@ -158,6 +158,10 @@ pub enum ErrorCode {
     /// A directory on the path is a regular file (`file.txt/x`).
     #[serde(rename = "E_NOT_A_DIRECTORY")]
     NotADirectory,
+    /// The path lies in hashline's own state directory (`--state`), also when that is inside
+    /// the root: no command reads, writes or lists its records through a dialect.
+    #[serde(rename = "E_STATE_PATH")]
+    StatePath,
     /// A new line holds a character the legacy code page the file is written in cannot hold.
     #[serde(rename = "E_UNENCODABLE")]
     Unencodable,
@@ -238,6 +242,7 @@ impl ErrorCode {
         ErrorCode::Symlink,
         ErrorCode::NotADirectory,
         ErrorCode::Cancelled,
+        ErrorCode::StatePath,
     ];
 
     /// The code as printed: `E_STALE_ANCHOR`, ….
@@ -296,6 +301,7 @@ impl ErrorCode {
             Symlink => "E_SYMLINK",
             NotADirectory => "E_NOT_A_DIRECTORY",
             Cancelled => "E_CANCELLED",
+            StatePath => "E_STATE_PATH",
         }
     }
 }
@@ -382,9 +388,10 @@ mod tests {
                 Symlink => 49,
                 NotADirectory => 50,
                 Cancelled => 51,
+                StatePath => 52,
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 52);
+        assert_eq!(ErrorCode::ALL.len(), 53);
         for (i, code) in ErrorCode::ALL.iter().enumerate() {
             assert_eq!(position(*code), i, "{code} out of place in ALL");
         }

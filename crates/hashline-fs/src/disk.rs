@@ -205,10 +205,16 @@ impl Disk for Workspace {
 
     fn children(&self, dir: &Path) -> Vec<(String, bool)> {
         // Symlinks followed, as `find -L` does; unreadable directories list nothing.
+        // The state directory is never listed, as no path into it resolves.
         let Ok(read) = std::fs::read_dir(dir) else {
             return Vec::new();
         };
+        let private = self.private_dirs();
         read.flatten()
+            .filter(|e| {
+                private.is_empty()
+                    || !std::fs::canonicalize(e.path()).is_ok_and(|real| self.in_state_dir(&real))
+            })
             .map(|e| {
                 let is_dir = std::fs::metadata(e.path()).is_ok_and(|m| m.is_dir());
                 (e.file_name().to_string_lossy().into_owned(), is_dir)

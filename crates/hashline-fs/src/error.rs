@@ -213,7 +213,8 @@ impl FsError {
     /// The stable code of this failure.
     pub fn code(&self) -> ErrorCode {
         match self {
-            FsError::OutsideRoot { .. } | FsError::InStateDir { .. } => ErrorCode::OutsideRoot,
+            FsError::OutsideRoot { .. } => ErrorCode::OutsideRoot,
+            FsError::InStateDir { .. } => ErrorCode::StatePath,
             FsError::IsDirectory { .. } | FsError::TrailingSlash { .. } => ErrorCode::IsDirectory,
             FsError::NotFound { .. } => ErrorCode::FileNotFound,
             FsError::Exists { .. } => ErrorCode::FileExists,

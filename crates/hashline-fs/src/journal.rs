@@ -20,6 +20,12 @@
 //! * `<id>/ROLLBACK` — created before an in-process rollback: the recovery restores the old
 //!   bytes instead.
 //!
+//! Both markers are sealed like the plan ([`MarkerBody`]: the journal's id, the marker's name
+//! and the XXH3-128 of the plan's bytes), written under `<marker>.new` and renamed into place,
+//! so a marker that exists is whole: one that does not verify was not written by hashline for
+//! this plan, and recovery refuses the journal rather than roll a call forward or back that
+//! never reached that point.
+//!
 //! The journal is removed after the last rename (or after a rollback).
 
 use std::fs::{File, OpenOptions};
@@ -116,6 +122,30 @@ pub(super) struct Plan {
     pub(super) entries: Vec<Entry>,
 }
 
+/// What a sealed `COMMITTED` or `ROLLBACK` marker says: which marker of which journal, for
+/// which plan (a marker copied from another journal, or kept beside an edited plan, does not
+/// verify).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct MarkerBody {
+    /// The journal's id.
+    pub(super) journal: String,
+    /// `COMMITTED` or `ROLLBACK`.
+    pub(super) marker: String,
+    /// The XXH3-128 of the plan file's bytes, 32 hex digits.
+    pub(super) plan: String,
+}
+
+impl MarkerBody {
+    /// The body of `marker` of journal `id` whose plan file holds `plan`.
+    pub(super) fn new(id: &str, marker: &str, plan: &[u8]) -> MarkerBody {
+        MarkerBody {
+            journal: id.to_owned(),
+            marker: marker.to_owned(),
+            plan: format!("{:032x}", xxhash_rust::xxh3::xxh3_128(plan)),
+        }
+    }
+}
+
 /// The plan file's name inside a journal directory.
 pub(super) const PLAN: &str = "plan.json";
 /// The commit marker.
@@ -135,6 +165,8 @@ pub(super) struct Journal {
     _lock: File,
     /// The key the plan (and the call's undo record) is sealed with.
     pub(super) seal: Seal,
+    /// The plan file's bytes as written, which the markers' seals name.
+    plan_bytes: std::sync::OnceLock<Vec<u8>>,
 }
 
 /// A fresh journal id: pid, time and a process-wide counter.
@@ -215,6 +247,7 @@ impl Journal {
             lock_path,
             _lock: lock,
             seal: Seal::in_dir(root_dir),
+            plan_bytes: std::sync::OnceLock::new(),
         })
     }
 
@@ -238,13 +271,20 @@ impl Journal {
         let io = |e| FsError::io(self.dir.display(), e);
         let json = self.seal.seal(Domain::Journal, plan)?;
         write_synced(&self.dir.join(PLAN), &json).map_err(io)?;
+        let _ = self.plan_bytes.set(json);
         sync_dir(&self.dir).map_err(io)
     }
 
-    /// Creates `marker` (COMMITTED or ROLLBACK) durably.
+    /// Creates `marker` (COMMITTED or ROLLBACK) durably: sealed, written under a provisional
+    /// name and renamed, so the marker is whole whenever it exists.
     pub(super) fn mark(&self, marker: &str) -> Result<(), FsError> {
         let io = |e| FsError::io(self.dir.display(), e);
-        write_synced(&self.dir.join(marker), b"").map_err(io)?;
+        let plan = self.plan_bytes.get().map_or(&[][..], Vec::as_slice);
+        let body = MarkerBody::new(&self.id, marker, plan);
+        let sealed = self.seal.seal(Domain::Marker, &body)?;
+        let fresh = self.dir.join(format!("{marker}.new"));
+        write_synced(&fresh, &sealed).map_err(io)?;
+        std::fs::rename(&fresh, self.dir.join(marker)).map_err(io)?;
         sync_dir(&self.dir).map_err(io)
     }
 

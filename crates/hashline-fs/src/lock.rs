@@ -11,9 +11,8 @@
 //! files, once, instead of one new inode per file (on a file system that allocates inodes
 //! slowly that was most of a big `resolve apply`). Two targets sharing a slot only take turns;
 //! every call locks its slots in sorted order, each once, so none waits for itself or for a
-//! call that waits for it, and no call takes a second lock while it holds one. Lock files are
-//! left in place (removing one while another process waits on it would let two processes hold
-//! "the" lock).
+//! call that waits for it, and no call takes a second lock while it holds one. Slot files are
+//! left in place (there are at most [`LOCK_SLOTS`] of them).
 //! Locks are `flock`-style (per open file description): two handles in one process exclude
 //! each other just like two processes do.
 //!
@@ -24,6 +23,12 @@
 //! A hard-linked file (more than one link) has a canonical path per link, and a commit rewrites
 //! it in place (same inode), so its target also takes `hashline-inode-<dev>-<ino>.lock`: edits
 //! through different links of one file serialize, and a read can wait out an in-place write.
+//! Those are one file per hard-linked file ever edited, so they do not stay: the holder
+//! unlinks its inode lock file while it still holds the lock, when the guard drops. A process
+//! that opened the file before the unlink and then gets the lock holds a file no longer at its
+//! path; so every inode lock, once taken, is checked to be the file at its path (`fstat` of
+//! the handle against `lstat` of the path: device and inode), and is opened and taken again
+//! when it is not. Two processes therefore never both hold "the" lock of one inode.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, Write};
@@ -37,6 +42,32 @@ use super::{FsError, Target};
 #[derive(Debug)]
 pub struct LockGuard {
     files: Vec<File>,
+    /// Lock files to unlink before they are closed (inode locks): the path and the index of
+    /// its handle in `files`.
+    removable: Vec<(PathBuf, usize)>,
+}
+
+impl Drop for LockGuard {
+    fn drop(&mut self) {
+        // Unlinked while still locked, and only when the path is still our file: a waiter
+        // that opened it finds it gone once it gets the lock and takes a fresh one.
+        for (path, n) in &self.removable {
+            if let Some(file) = self.files.get(*n) {
+                if is_file_at(file, path) {
+                    let _ = std::fs::remove_file(path);
+                }
+            }
+        }
+    }
+}
+
+/// Whether `path` (not followed) is the file `file` has open.
+fn is_file_at(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::symlink_metadata(path)) {
+        (Ok(open), Ok(named)) => open.dev() == named.dev() && open.ino() == named.ino(),
+        _ => false,
+    }
 }
 
 impl LockGuard {
@@ -86,7 +117,10 @@ fn create_shared_dir(dir: &Path) -> std::io::Result<()> {
 /// Locks every target's lock file, in sorted order, each once.
 pub(crate) fn lock_all(dir: Option<&Path>, targets: &[&Target]) -> Result<LockGuard, FsError> {
     if targets.is_empty() {
-        return Ok(LockGuard { files: Vec::new() });
+        return Ok(LockGuard {
+            files: Vec::new(),
+            removable: Vec::new(),
+        });
     }
     let dir = match dir {
         Some(dir) => {
@@ -102,31 +136,55 @@ pub(crate) fn lock_all(dir: Option<&Path>, targets: &[&Target]) -> Result<LockGu
     // Sorting and deduplicating the lock *files* (not the targets) covers two targets sharing
     // a slot: a second lock on the same file would wait for ourselves.
     let mut paths: Vec<PathBuf> = targets.iter().map(|t| lock_path(&dir, &t.key)).collect();
-    paths.extend(targets.iter().filter_map(|t| inode_lock_path(&dir, t)));
+    let inode_paths: Vec<PathBuf> = targets
+        .iter()
+        .filter_map(|t| inode_lock_path(&dir, t))
+        .collect();
+    paths.extend(inode_paths.iter().cloned());
     paths.sort();
     paths.dedup();
     let timeout = lock_timeout();
-    let mut files = Vec::with_capacity(paths.len());
+    let mut guard = LockGuard {
+        files: Vec::with_capacity(paths.len()),
+        removable: Vec::new(),
+    };
     for path in paths {
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .custom_flags(super::recover::NOFOLLOW)
-            .mode(0o666)
-            .open(&path)
-            .map_err(|e| FsError::io(path.display(), e))?;
-        // Another user's edit of the file opens it too (the umask took its write bits off).
-        let _ = file.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-        wait_for(&file, &path, timeout, targets)?;
+        let removable = inode_paths.contains(&path);
+        let file = loop {
+            let file = open_lock(&path)?;
+            wait_for(&file, &path, timeout, targets)?;
+            // A slot file is never removed; an inode lock file may have been unlinked by its
+            // holder after we opened it: then ours is no longer the lock, and we take it anew.
+            if !removable || is_file_at(&file, &path) {
+                break file;
+            }
+        };
         // The holder's pid, for whoever times out waiting on us.
         let _ = file
             .set_len(0)
             .and_then(|()| (&file).write_all(format!("{}\n", std::process::id()).as_bytes()));
-        files.push(file);
+        if removable {
+            guard.removable.push((path, guard.files.len()));
+        }
+        guard.files.push(file);
     }
-    Ok(LockGuard { files })
+    Ok(guard)
+}
+
+/// Opens (creating) the lock file at `path`, never through a symlink, writable by every user.
+fn open_lock(path: &Path) -> Result<File, FsError> {
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .custom_flags(super::recover::NOFOLLOW)
+        .mode(0o666)
+        .open(path)
+        .map_err(|e| FsError::io(path.display(), e))?;
+    // Another user's edit of the file opens it too (the umask took its write bits off).
+    let _ = file.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    Ok(file)
 }
 
 /// The lock file shared by every link of the target's file, when it has more than one link

@@ -15,8 +15,10 @@
 //!   commit wrote are removed (*rolled back*); a target holding anything else changed since the
 //!   crash and is left alone, a conflict, as when rolling forward.
 //!
-//! A plan is acted on only when its seal verifies with the state directory's key and every
-//! name in it is one the engine uses (`trust.rs`); any other is refused
+//! A plan is acted on only when its seal verifies with the state directory's key, every
+//! name in it is one the engine uses (`trust.rs`), and each marker present is the sealed one
+//! hashline wrote for that journal and plan (an empty or hand-made `COMMITTED` would roll a
+//! journal forward that never reached its commit point); any other is refused
 //! ([`FsError::Tampered`], listed in [`Recovery::refused`]) and left in place for a person to
 //! look at: nothing it names is touched. A plan that does not parse at all is what a process
 //! killed while writing it leaves (no temp file exists yet): that journal alone is removed.
@@ -186,7 +188,11 @@ fn recover_one(
         reason,
     };
     let seal = Seal::in_dir(journal_dir);
-    let plan: Plan = match read_plan(&plan_path).map(|bytes| seal.open(Domain::Journal, &bytes)) {
+    let plan_bytes = read_plan(&plan_path);
+    let opened = plan_bytes
+        .as_deref()
+        .map(|bytes| seal.open(Domain::Journal, bytes));
+    let plan: Plan = match opened {
         None | Some(Err(Unsealed::Unreadable)) => {
             // Killed before its plan was durable: no temp file was made yet.
             journal::remove_journal(&dir, &lock_path);
@@ -205,15 +211,30 @@ fn recover_one(
         report.refused.push(refuse(reason).to_string());
         return Ok(());
     }
+    // The markers decide what is done: each must be the one hashline wrote for this plan.
+    let plan_bytes = plan_bytes.unwrap_or_default();
+    let marked = |marker: &str| {
+        marker_state(&seal, &dir, id, marker, &plan_bytes).map_err(|reason| FsError::Tampered {
+            path: dir.join(marker).display().to_string(),
+            reason,
+        })
+    };
+    let (rollback, committed) = match (marked(journal::ROLLBACK), marked(journal::COMMITTED)) {
+        (Ok(rollback), Ok(committed)) => (rollback, committed),
+        (Err(e), _) | (_, Err(e)) => {
+            report.refused.push(e.to_string());
+            return Ok(());
+        }
+    };
     let targets: Vec<Target> = plan.entries.iter().map(target_of).collect();
     let refs: Vec<&Target> = targets.iter().collect();
     let _guard = ws.lock(&refs)?;
-    if dir.join(journal::ROLLBACK).exists() {
+    if rollback {
         for (n, entry) in plan.entries.iter().enumerate().rev() {
             roll_back(ws.root(), &dir, n, entry, id, report)?;
         }
         report.rolled_back += 1;
-    } else if dir.join(journal::COMMITTED).exists() {
+    } else if committed {
         for entry in &plan.entries {
             roll_forward(ws.root(), entry, report)?;
         }
@@ -228,6 +249,44 @@ fn recover_one(
     }
     journal::remove_journal(&dir, &lock_path);
     Ok(())
+}
+
+/// Whether journal `id` in `dir` holds `marker` (`COMMITTED` or `ROLLBACK`): `Ok(false)` when
+/// there is none, `Ok(true)` when it is the sealed marker hashline writes for this plan
+/// (`plan`: the plan file's bytes), and the reason it is not trusted otherwise (empty, made by
+/// hand, copied from another journal, a symlink or no file).
+fn marker_state(
+    seal: &Seal,
+    dir: &Path,
+    id: &str,
+    marker: &str,
+    plan: &[u8],
+) -> Result<bool, String> {
+    use std::io::Read;
+    let path = dir.join(marker);
+    let mut file = match OpenOptions::new()
+        .read(true)
+        .custom_flags(NOFOLLOW)
+        .open(&path)
+    {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(format!("its {marker} marker cannot be opened: {e}")),
+    };
+    let mut bytes = Vec::new();
+    (&mut file)
+        .take(64 << 10)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("its {marker} marker cannot be read: {e}"))?;
+    let body: journal::MarkerBody = seal
+        .open(Domain::Marker, &bytes)
+        .map_err(|why| format!("its {marker} marker is not one hashline wrote: {why}"))?;
+    if body != journal::MarkerBody::new(id, marker, plan) {
+        return Err(format!(
+            "its {marker} marker is not one hashline wrote: it names another journal or plan"
+        ));
+    }
+    Ok(true)
 }
 
 /// The bytes of a plan file (never through a symlink); `None` when there is none to read.

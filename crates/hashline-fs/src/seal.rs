@@ -35,6 +35,8 @@ pub(super) enum Domain {
     Journal,
     /// An undo record.
     Undo,
+    /// A journal's `COMMITTED` or `ROLLBACK` marker.
+    Marker,
 }
 
 impl Domain {
@@ -42,6 +44,7 @@ impl Domain {
         match self {
             Domain::Journal => b"hashline journal\n",
             Domain::Undo => b"hashline undo\n",
+            Domain::Marker => b"hashline marker\n",
         }
     }
 }

@@ -91,6 +91,18 @@ impl Workspace {
             .any(|dir| real.starts_with(dir) && !self.root.starts_with(dir))
     }
 
+    /// The state directory and the lock, journal and undo directories that lie inside the
+    /// root (canonical as far as they exist): every walk of the tree skips them (ast-edit's,
+    /// a directory listing through `Disk::children`), as [`Workspace::resolve`] refuses paths
+    /// into them.
+    pub fn private_dirs(&self) -> Vec<PathBuf> {
+        self.private
+            .iter()
+            .filter(|dir| dir.starts_with(&self.root) && !self.root.starts_with(dir))
+            .cloned()
+            .collect()
+    }
+
     /// Directory for per-target lock files (default: none → `hashline-locks` in the system
     /// temp dir, shared by every process and user of the machine, so that any two edits of
     /// one file exclude each other whatever their state directories). A private lock

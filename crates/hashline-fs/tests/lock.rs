@@ -188,11 +188,24 @@ fn hard_links_of_one_file_share_a_lock() {
     drop(guard);
     fs4::FileExt::try_lock(&other).expect("free once the guard drops");
     fs4::FileExt::unlock(&other).expect("unlock");
+    // The inode's lock file is removed by its holder: one per hard-linked file would pile up.
+    assert!(!inode_locks[0].exists(), "the inode lock file is removed");
 
     // b.txt's lock set names the same inode lock, and a read of it takes it.
     let read_guard = ws.lock_for_read(&b).expect("lock").expect("hard-linked");
     assert_eq!(read_guard.len(), 2);
-    assert!(fs4::FileExt::try_lock(&other).is_err());
+    let fresh = std::fs::File::open(&inode_locks[0]).expect("made again");
+    assert!(fs4::FileExt::try_lock(&fresh).is_err());
+    // A handle opened on the file its holder unlinks is no lock: whoever takes it next
+    // finds the path gone and takes the file at the path instead.
+    let stale = std::fs::File::open(&inode_locks[0]).expect("open");
+    drop(read_guard);
+    assert!(!inode_locks[0].exists());
+    let again = ws.lock(&[&a]).expect("lock");
+    let current = std::fs::File::open(&inode_locks[0]).expect("made again");
+    assert!(fs4::FileExt::try_lock(&current).is_err());
+    fs4::FileExt::try_lock(&stale).expect("the old inode is nobody's lock");
+    drop(again);
 }
 
 #[test]

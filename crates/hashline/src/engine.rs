@@ -77,8 +77,14 @@ pub enum Error {
         /// Why.
         source: FsError,
     },
-    /// The state store could not be opened.
-    #[error(transparent)]
+    /// The state store could not be opened (a state directory that cannot be created, a
+    /// database that cannot be opened): the call stops before anything is read or written,
+    /// since the journal that makes an edit crash-safe lives in the state directory too.
+    #[error(
+        "{0}. Nothing was read or written: the state directory also holds the journal that \
+         makes every edit crash-safe. Name a directory hashline can create and write \
+         (--state DIR, or HASHLINE_STATE)"
+    )]
     State(#[from] StoreError),
     /// A persistent store was asked of a build without one (the `sqlite` feature).
     #[error(

@@ -69,6 +69,25 @@ pub(crate) fn execute_beside<F: FrontEnd, R: Send>(
             Ok(r) => r,
             Err(Unresolved::Name(e)) => return Err(Refusal::from(e).into()),
             Err(Unresolved::Fs(e)) => return Err(front.fs_error(i, e)),
+            Err(Unresolved::OutsideLink(outside)) => {
+                let (link, e) = *outside;
+                // Only a deletion may name it: the link goes, and what it points to outside
+                // the root is neither read nor touched. Anything else stays refused.
+                let opened = Opened {
+                    index: i,
+                    target: &link,
+                    dest: None,
+                    bytes: Some(Vec::new()),
+                    store,
+                    dry_run: run.dry_run,
+                    disk,
+                };
+                if !matches!(front.plan(opened), Ok(Plan::Delete(_))) {
+                    return Err(front.fs_error(i, e));
+                }
+                done.push(unlinked(link));
+                continue;
+            }
         };
         let bytes = disk.read(&target).map_err(|e| front.fs_error(i, e))?;
         let opened = Opened {
@@ -162,6 +181,10 @@ enum Unresolved {
     Name(UnsafeName),
     /// The file system refused it (outside the root, a directory on the way).
     Fs(FsError),
+    /// Its last name is a symlink below the root that points outside it (the link itself, and
+    /// the refusal of the path it resolves to): only its deletion, which removes the link, may
+    /// go on.
+    OutsideLink(Box<(Target, FsError)>),
 }
 
 /// A file's target and the destination of its move, or why its names did not resolve.
@@ -178,12 +201,41 @@ fn resolve(disk: &dyn Disk, intent: &Intent) -> Resolved {
         }
         disk.resolve(path).map_err(Unresolved::Fs)
     };
+    if intent.dest.is_none() {
+        if let Err(Unresolved::Fs(e @ FsError::OutsideRoot { .. })) = named(&intent.path) {
+            return match disk.link(&intent.path) {
+                Ok(Some(link)) => Err(Unresolved::OutsideLink(Box::new((link, e)))),
+                _ => Err(Unresolved::Fs(e)),
+            };
+        }
+    }
     let target = named(&intent.path)?;
     let dest = match &intent.dest {
         Some(d) => Some(named(d)?).filter(|d| d.real != target.real),
         None => None,
     };
     Ok((target, dest))
+}
+
+/// The deletion of a symlink that points outside the root: the link is removed, its target
+/// never read.
+fn unlinked(link: Target) -> Done {
+    let checked = Checked::deleted(Vec::new());
+    Done {
+        link: true,
+        target: link,
+        dest: None,
+        land: checked.land,
+        old_text: checked.old_text,
+        noop: checked.noop,
+        changes: checked.changes,
+        new_text: checked.new_text,
+        new_tag: std::sync::OnceLock::new(),
+        warnings: checked.warnings,
+        old_bytes: checked.old_bytes,
+        new_bytes: checked.new_bytes,
+        undo: None,
+    }
 }
 
 /// One file's result before it is written.

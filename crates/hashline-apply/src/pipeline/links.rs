@@ -1,5 +1,6 @@
-//! Symlinks a request names: a deletion removes the link itself ([`Disk::link`]), a move of
-//! a link is refused (`E_SYMLINK`), and so is a link's deletion beside other changes.
+//! Symlinks a request names: a deletion removes the link itself ([`Disk::link`]; also a link
+//! below the root pointing outside it, whose target is never read: `execute::resolve`), a
+//! move of a link is refused (`E_SYMLINK`), and so is a link's deletion beside other changes.
 //!
 //! A move would have to choose between renaming the link (whose relative target may then
 //! point elsewhere) and moving the file behind it (which other links still name); neither is

@@ -145,6 +145,10 @@ impl Engine {
                 .as_ref()
                 .is_some_and(|c| c.load(Ordering::Relaxed))
         };
+        if let Some(ws) = self.workspace() {
+            // The state directory inside the root is never walked nor named.
+            request.exclude = ws.private_dirs();
+        }
         let planned = match self.workspace() {
             Some(_) => hashline_ast::preview_cancellable(&request, progress, &cancelled),
             // Any other file system: walked and read through the `Disk`.

@@ -106,3 +106,37 @@ fn every_command_works_and_warns_when_the_state_cannot_be_written() {
     let forced = sb.run(&["write", "w-tag.txt", "--overwrite"], b"two\n");
     assert_eq!(forced.code, 0, "{forced:?}");
 }
+
+/// A state directory that cannot be created (its path is a regular file, or lies under one:
+/// what a read-only state looks like to root, who ignores permission bits) is no state that
+/// merely refuses writes: the journal lives there, so every command stops before it reads or
+/// writes anything, `E_IO` (exit 2), and says so and what to do.
+#[test]
+fn a_state_that_cannot_be_created_stops_before_anything_is_written() {
+    let sb = Sandbox::new();
+    sb.put("f.txt", b"alpha\n");
+    let file = sb.root.with_file_name("state-file");
+    fs::write(&file, b"not a directory\n").expect("state file");
+    let patch = "*** Begin Patch\n*** Update File: f.txt\n@@\n-alpha\n+ALPHA\n*** End Patch\n";
+    for state in [file.clone(), file.join("below")] {
+        for (args, stdin) in [
+            (&["--json", "read", "f.txt"][..], &b""[..]),
+            (
+                &["--json", "edit", "--dialect", "apply-patch"][..],
+                patch.as_bytes(),
+            ),
+            (&["--json", "write", "g.txt"][..], &b"new\n"[..]),
+        ] {
+            let out = support::cli::hashline(&sb.root, &state, args, stdin);
+            assert_eq!(out.code, 2, "{out:?}");
+            let json = out.json();
+            assert_eq!(json["code"], "E_IO", "{json}");
+            let text = json["text"].as_str().unwrap_or("");
+            assert!(text.contains("Nothing was read or written"), "{text}");
+            assert!(text.contains("--state DIR"), "{text}");
+        }
+    }
+    assert_eq!(fs::read(sb.root.join("f.txt")).expect("f"), b"alpha\n");
+    assert!(!sb.root.join("g.txt").exists());
+    assert_eq!(fs::read(&file).expect("file"), b"not a directory\n");
+}

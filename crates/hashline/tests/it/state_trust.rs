@@ -13,7 +13,9 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use support::cli::{hashline, hashline_env};
-use support::forge::{bytes, entry, forge_journal, plan, root, sealed};
+use support::forge::{
+    bytes, entry, forge_journal, forge_journal_raw, marker, plan, root, sealed, JOURNAL_ID,
+};
 use support::sandbox::Sandbox;
 
 const A: &[u8] = b"one\ntwo\n";
@@ -159,7 +161,7 @@ fn no_request_path_reaches_into_a_state_directory_inside_the_root() {
         add.as_bytes(),
     )
     .json();
-    assert_eq!(out["code"], "E_OUTSIDE_ROOT", "{out}");
+    assert_eq!(out["code"], "E_STATE_PATH", "{out}");
     assert!(out["text"]
         .as_str()
         .expect("text")
@@ -170,7 +172,7 @@ fn no_request_path_reaches_into_a_state_directory_inside_the_root() {
     let out = run(&["edit", "--dialect", "apply-patch"], edit.as_bytes());
     assert_eq!(out.code, 0, "{out:?}");
     let read = run(&["--json", "read", ".hashline/journal/seal.key"], b"").json();
-    assert_eq!(read["code"], "E_OUTSIDE_ROOT", "{read}");
+    assert_eq!(read["code"], "E_STATE_PATH", "{read}");
 }
 
 #[test]
@@ -196,4 +198,99 @@ fn a_symlink_planted_among_the_lock_files_is_never_written_through() {
     assert_eq!(out.json()["code"], "E_IO", "{out:?}");
     assert_eq!(fs::read(outside.join("secret")).expect("secret"), SECRET);
     assert_eq!(fs::read(sb.root.join("a.txt")).expect("a.txt"), A);
+}
+
+#[test]
+fn a_forged_commit_marker_never_rolls_a_journal_forward() {
+    // A journal killed while staging: its plan is the engine's own (sealed, every name one it
+    // uses), its temp holds only part of the new bytes, and it never reached COMMITTED. A
+    // marker put there by hand must not make recovery rename the torn temp over a.txt.
+    const NEW: &[u8] = b"uno\ndos\n";
+    let forged: [(&str, Vec<u8>); 4] = [
+        ("empty", Vec::new()),
+        (
+            "unsealed",
+            br#"{"journal":"4242-abc-0","marker":"COMMITTED"}"#.to_vec(),
+        ),
+        ("another journal's", Vec::new()),
+        ("another plan's", Vec::new()),
+    ];
+    for (why, bytes) in forged {
+        let (sb, outside) = setup();
+        let temp = ".hashline-4242-abc-0-0.tmp";
+        fs::write(sb.root.join(temp), b"uno\n").expect("temp");
+        let body = plan(
+            &sb,
+            &entry(
+                &root(&sb).join("a.txt"),
+                Some(temp.as_bytes()),
+                A,
+                NEW,
+                "old-0",
+            ),
+        );
+        let text = sealed(&sb, "journal", &body);
+        let bytes = match why {
+            "another journal's" => marker(&sb, "4242-abc-1", "COMMITTED", &text),
+            "another plan's" => marker(&sb, JOURNAL_ID, "COMMITTED", &body),
+            _ => bytes,
+        };
+        let journal = forge_journal_raw(&sb, &text, "COMMITTED", &bytes);
+        assert_refused_and_left(&sb, &journal, &outside, why);
+        assert!(journal.join("COMMITTED").exists(), "{why}");
+        assert!(sb.root.join(temp).exists(), "{why}: the temp is left too");
+    }
+    // The same journal with the marker the engine writes is rolled forward.
+    let (sb, _) = setup();
+    let temp = ".hashline-4242-abc-0-0.tmp";
+    fs::write(sb.root.join(temp), NEW).expect("temp");
+    let body = plan(
+        &sb,
+        &entry(
+            &root(&sb).join("a.txt"),
+            Some(temp.as_bytes()),
+            A,
+            NEW,
+            "old-0",
+        ),
+    );
+    let journal = forge_journal(&sb, &sealed(&sb, "journal", &body), "COMMITTED");
+    let out = sb.run(&["--json", "recover"], b"").json();
+    assert_eq!(out["ok"], true, "{out}");
+    assert!(
+        out["text"]
+            .as_str()
+            .unwrap_or("")
+            .contains("1 rolled forward"),
+        "{out}"
+    );
+    assert_eq!(fs::read(sb.root.join("a.txt")).expect("a.txt"), NEW);
+    assert!(!journal.exists());
+}
+
+#[test]
+fn a_forged_rollback_marker_never_rolls_a_journal_back() {
+    // A committed journal whose renames were made (a.txt holds the new bytes); an unsealed
+    // ROLLBACK beside its sealed COMMITTED must not restore the old bytes.
+    const NEW: &[u8] = b"uno\ndos\n";
+    let (sb, outside) = setup();
+    fs::write(sb.root.join("a.txt"), NEW).expect("a.txt");
+    let temp = b".hashline-4242-abc-0-0.tmp";
+    let body = plan(
+        &sb,
+        &entry(&root(&sb).join("a.txt"), Some(temp), A, NEW, "old-0"),
+    );
+    let text = sealed(&sb, "journal", &body);
+    let journal = forge_journal(&sb, &text, "COMMITTED");
+    fs::write(journal.join("old-0"), A).expect("backup");
+    fs::write(journal.join("ROLLBACK"), b"").expect("forged marker");
+    let out = sb.run(&["--json", "recover"], b"").json();
+    assert_eq!(out["code"], "E_STATE_TAMPERED", "{out}");
+    assert!(
+        out["text"].as_str().unwrap_or("").contains("ROLLBACK"),
+        "{out}"
+    );
+    assert_eq!(fs::read(sb.root.join("a.txt")).expect("a.txt"), NEW);
+    assert!(journal.join("plan.json").exists());
+    assert_eq!(fs::read(outside.join("secret")).expect("secret"), SECRET);
 }

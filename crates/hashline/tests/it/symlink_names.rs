@@ -1,7 +1,8 @@
 //! Symlinks (issue 28): a deletion acts on the link itself, never on the file it points to;
 //! a move of a link is refused (`E_SYMLINK`), and so is a link's deletion beside other
 //! changes (a link's removal is no journaled file change, so it lands in a call of its own).
-//! A link that points outside the root still lets nothing outside be touched.
+//! A link that points outside the root is deleted the same way (the link is below the root;
+//! what it points to is neither read nor touched), and still lets nothing outside be edited.
 #![cfg(unix)]
 
 use crate::support;
@@ -117,8 +118,51 @@ fn a_link_out_of_the_root_touches_nothing_outside() {
     let outside = sb.root.parent().expect("parent").join("out.txt");
     fs::write(&outside, b"outside\n").expect("outside");
     symlink(&outside, sb.root.join("olink")).expect("olink");
-    let out = apply_patch(&sb, "*** Delete File: olink\n");
+    for body in [
+        "*** Update File: olink\n@@\n-outside\n+changed\n",
+        "*** Update File: olink\n*** Move to: moved.txt\n@@\n-outside\n+changed\n",
+    ] {
+        let out = apply_patch(&sb, body);
+        assert_eq!(out.json()["code"], "E_OUTSIDE_ROOT", "{out:?}");
+        assert_eq!(fs::read(&outside).expect("outside"), b"outside\n");
+        assert!(is_link(&sb, "olink"));
+    }
+    let lineid = br#"{"filePath":"olink","edits":[{"op":"append","lines":["x"]}]}"#;
+    let out = sb.run(&["--json", "edit", "--dialect", "lineid-json"], lineid);
     assert_eq!(out.json()["code"], "E_OUTSIDE_ROOT", "{out:?}");
+    // A link below a directory that is itself a link out of the root is no link below it.
+    let away = sb.root.parent().expect("parent").join("away");
+    fs::create_dir_all(&away).expect("away");
+    symlink(&outside, away.join("x")).expect("x");
+    symlink(&away, sb.root.join("odir")).expect("odir");
+    let out = apply_patch(&sb, "*** Delete File: odir/x\n");
+    assert_eq!(out.json()["code"], "E_OUTSIDE_ROOT", "{out:?}");
+    assert!(fs::symlink_metadata(away.join("x")).is_ok());
     assert_eq!(fs::read(&outside).expect("outside"), b"outside\n");
-    assert!(is_link(&sb, "olink"));
+}
+
+#[test]
+fn deleting_a_link_out_of_the_root_removes_the_link_only() {
+    let sb = setup();
+    let outside = sb.root.parent().expect("parent").join("out.txt");
+    fs::write(&outside, b"outside\n").expect("outside");
+    symlink(&outside, sb.root.join("olink")).expect("olink");
+    symlink("../../out.txt", sb.root.join("sub/o2")).expect("o2");
+    symlink("/nonexistent/far", sb.root.join("dangling")).expect("dangling");
+    for link in ["olink", "sub/o2", "dangling"] {
+        let out = apply_patch(&sb, &format!("*** Delete File: {link}\n"));
+        let json = out.json();
+        assert_eq!(json["ok"], true, "{link}: {json}");
+        assert!(!is_link(&sb, link), "{link} still there");
+        assert_eq!(fs::read(&outside).expect("outside"), b"outside\n");
+    }
+    symlink(&outside, sb.root.join("olink")).expect("olink again");
+    let out = sb.run(
+        &["--json", "edit", "--dialect", "lineid-json"],
+        br#"{"filePath":"olink","delete":true}"#,
+    );
+    assert_eq!(out.json()["ok"], true, "{out:?}");
+    assert!(!is_link(&sb, "olink"));
+    assert_eq!(fs::read(&outside).expect("outside"), b"outside\n");
+    assert_eq!(fs::read(sb.root.join("t.txt")).expect("t"), TARGET);
 }

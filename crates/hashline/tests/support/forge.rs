@@ -50,12 +50,32 @@ pub fn sealed(sb: &Sandbox, domain: &str, body: &str) -> String {
     format!(r#"{{"seal":"{:032x}","body":{body}}}"#, hasher.digest128())
 }
 
-/// A journal of a dead process holding `plan` and `marker`; its directory.
-pub fn forge_journal(sb: &Sandbox, plan: &str, marker: &str) -> PathBuf {
-    let dir = sb.state.join("journal/4242-abc-0");
+/// The id of the journal [`forge_journal`] makes.
+pub const JOURNAL_ID: &str = "4242-abc-0";
+
+/// Marker `marker` (`COMMITTED`, `ROLLBACK`) of journal `id` whose plan file holds `plan`,
+/// sealed as the engine seals it.
+pub fn marker(sb: &Sandbox, id: &str, marker: &str, plan: &str) -> Vec<u8> {
+    let body = format!(
+        r#"{{"journal":"{id}","marker":"{marker}","plan":"{:032x}"}}"#,
+        xxhash_rust::xxh3::xxh3_128(plan.as_bytes())
+    );
+    sealed(sb, "marker", &body).into_bytes()
+}
+
+/// A journal of a dead process holding `plan` and `marker` (sealed as the engine writes it);
+/// its directory.
+pub fn forge_journal(sb: &Sandbox, plan: &str, marker_name: &str) -> PathBuf {
+    let sealed_marker = marker(sb, JOURNAL_ID, marker_name, plan);
+    forge_journal_raw(sb, plan, marker_name, &sealed_marker)
+}
+
+/// A journal of a dead process holding `plan` and a marker holding `bytes`; its directory.
+pub fn forge_journal_raw(sb: &Sandbox, plan: &str, marker_name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = sb.state.join("journal").join(JOURNAL_ID);
     fs::create_dir_all(&dir).expect("journal dir");
     fs::write(dir.join("plan.json"), plan).expect("plan");
-    fs::write(dir.join(marker), b"").expect("marker");
+    fs::write(dir.join(marker_name), bytes).expect("marker");
     dir
 }
 
