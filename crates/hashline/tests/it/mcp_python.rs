@@ -15,7 +15,6 @@ use crate::support;
 
 use std::path::Path;
 use std::process::Command;
-use std::time::{Duration, Instant};
 
 use support::python::{python_with, skip, venv_dir};
 
@@ -30,42 +29,12 @@ fn python_mcp_client_scenario() {
     let state = tempfile::tempdir().expect("state");
     support::agent::tree(root.path());
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_python/client.py");
-    let started = Instant::now();
     let mut command = Command::new(&python);
     command
         .arg(&script)
         .arg(env!("CARGO_BIN_EXE_hashline"))
         .arg(root.path())
         .arg(state.path())
-        .arg("mcp-python")
-        .env_remove("HASHLINE_SESSION");
-    let out = support::agent::run_client(command, Duration::from_secs(900));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "Python client failed:\n{stdout}\n{stderr}"
-    );
-    for step in [
-        "list_tools ok",
-        "read ok",
-        "edit ok",
-        "stale edit refused ok",
-        "dialects ok",
-        "fixes ok",
-        "ast_edit + resolve ok",
-        "big ast_edit ok",
-        "cancel ok",
-        "fenced patch ok",
-        "undo ok",
-        "refusals ok",
-        "malformed messages ok",
-        "session ok",
-    ] {
-        assert!(stdout.contains(step), "missing step `{step}`:\n{stdout}");
-    }
-    eprintln!(
-        "{stdout}(the Python client ran {:.1} s)",
-        started.elapsed().as_secs_f64()
-    );
+        .arg("mcp-python");
+    support::agent::run_session(command, "Python");
 }

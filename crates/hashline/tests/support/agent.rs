@@ -1,5 +1,5 @@
 //! The tree of the scripted agent sessions that drive `hashline mcp` through the official SDKs
-//! (`tests/mcp_python.rs`, `tests/it/mcp_node.rs`): a few small files for the tools and dialects,
+//! (`tests/it/mcp_python.rs`, `tests/it/mcp_node.rs`): a few small files for the tools and dialects,
 //! and [`BIG_FILES`] TypeScript files under `big/` for a bounded, paged and cancelled
 //! `ast_edit`.
 
@@ -65,4 +65,44 @@ pub fn run_client(
             panic!("{command:?} did not finish within {limit:?}");
         }
     }
+}
+
+/// The steps a client prints as it passes them, in order; every one must appear.
+pub const STEPS: [&str; 14] = [
+    "list_tools ok",
+    "read ok",
+    "edit ok",
+    "stale edit refused ok",
+    "dialects ok",
+    "fixes ok",
+    "ast_edit + resolve ok",
+    "big ast_edit ok",
+    "cancel ok",
+    "fenced patch ok",
+    "undo ok",
+    "refusals ok",
+    "malformed messages ok",
+    "session ok",
+];
+
+/// Run the `who` client (`command`, already given its script and arguments) through the whole
+/// session: it must exit 0 having printed every one of [`STEPS`]. Its output and run time go
+/// to stderr (`--nocapture` shows them).
+pub fn run_session(mut command: std::process::Command, who: &str) {
+    let started = std::time::Instant::now();
+    command.env_remove("HASHLINE_SESSION");
+    let out = run_client(command, std::time::Duration::from_secs(900));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "{who} client failed:\n{stdout}\n{stderr}"
+    );
+    for step in STEPS {
+        assert!(stdout.contains(step), "missing step `{step}`:\n{stdout}");
+    }
+    eprintln!(
+        "{stdout}(the {who} client ran {:.1} s)",
+        started.elapsed().as_secs_f64()
+    );
 }
