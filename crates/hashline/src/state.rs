@@ -170,58 +170,56 @@ fn state_of(store: &crate::database::Database, _action: StateAction) -> StateOut
 /// `state` over the session store's database.
 #[cfg(feature = "sqlite")]
 fn state_of(store: &crate::database::Database, action: StateAction) -> StateOutcome {
-    {
-        let current = store.session().to_string();
-        let report = |s: &SessionInfo| SessionReport {
-            name: s.name.clone(),
-            rows: s.rows,
-            bytes: s.bytes,
-            last_used_ms: s.last_used_ms,
-            current: s.name == current,
-        };
-        let result = match action {
-            StateAction::List => store.sessions().map(|kept| Pruned {
-                removed: Vec::new(),
-                kept,
-            }),
-            StateAction::Prune { rule, dry_run } => store.prune(&rule, dry_run).inspect(|p| {
-                if !dry_run && !p.removed.is_empty() {
-                    // Give the space back; a busy database keeps it for later reuse.
-                    let _ = store.compact();
-                }
-            }),
-        };
-        let pruned = match result {
-            Ok(p) => p,
-            Err(e) => {
-                return StateOutcome {
-                    outcome: Outcome::refused(e.code(), e.to_string()),
-                    sessions: Vec::new(),
-                    removed: Vec::new(),
-                    database: None,
-                }
+    let current = store.session().to_string();
+    let report = |s: &SessionInfo| SessionReport {
+        name: s.name.clone(),
+        rows: s.rows,
+        bytes: s.bytes,
+        last_used_ms: s.last_used_ms,
+        current: s.name == current,
+    };
+    let result = match action {
+        StateAction::List => store.sessions().map(|kept| Pruned {
+            removed: Vec::new(),
+            kept,
+        }),
+        StateAction::Prune { rule, dry_run } => store.prune(&rule, dry_run).inspect(|p| {
+            if !dry_run && !p.removed.is_empty() {
+                // Give the space back; a busy database keeps it for later reuse.
+                let _ = store.compact();
             }
-        };
-        let db = store.db_path();
-        let on_disk = |suffix: &str| {
-            let mut name = db.as_os_str().to_owned();
-            name.push(suffix);
-            std::fs::metadata(name).map_or(0, |m| m.len())
-        };
-        let database = DatabaseReport {
-            path: db.display().to_string(),
-            bytes: on_disk("") + on_disk("-wal"),
-        };
-        let text = match action {
-            StateAction::List => list_text(&pruned.kept, &current, &database),
-            StateAction::Prune { dry_run, .. } => prune_text(&pruned, dry_run, &database),
-        };
-        StateOutcome {
-            outcome: Outcome::success(text),
-            sessions: pruned.kept.iter().map(report).collect(),
-            removed: pruned.removed.iter().map(report).collect(),
-            database: Some(database),
+        }),
+    };
+    let pruned = match result {
+        Ok(p) => p,
+        Err(e) => {
+            return StateOutcome {
+                outcome: Outcome::refused(e.code(), e.to_string()),
+                sessions: Vec::new(),
+                removed: Vec::new(),
+                database: None,
+            }
         }
+    };
+    let db = store.db_path();
+    let on_disk = |suffix: &str| {
+        let mut name = db.as_os_str().to_owned();
+        name.push(suffix);
+        std::fs::metadata(name).map_or(0, |m| m.len())
+    };
+    let database = DatabaseReport {
+        path: db.display().to_string(),
+        bytes: on_disk("") + on_disk("-wal"),
+    };
+    let text = match action {
+        StateAction::List => list_text(&pruned.kept, &current, &database),
+        StateAction::Prune { dry_run, .. } => prune_text(&pruned, dry_run, &database),
+    };
+    StateOutcome {
+        outcome: Outcome::success(text),
+        sessions: pruned.kept.iter().map(report).collect(),
+        removed: pruned.removed.iter().map(report).collect(),
+        database: Some(database),
     }
 }
 

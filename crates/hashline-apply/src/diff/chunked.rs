@@ -191,7 +191,7 @@ fn line_hash(line: &str) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     /// A plain LCS-free reference: every differing stretch as one hunk (valid, not minimal).
@@ -206,8 +206,13 @@ mod tests {
         }
     }
 
-    /// Apply `hunks` to `old`, checking that the lines between hunks agree.
-    fn rebuild<'a>(old: &[&'a str], new: &[&'a str], hunks: &[DiffHunk]) -> Vec<&'a str> {
+    /// Apply `hunks` to `old`, checking that the hunks are in order and the lines between
+    /// them agree (also the diff module's tests use it).
+    pub(in crate::diff) fn rebuild<'a>(
+        old: &[&'a str],
+        new: &[&'a str],
+        hunks: &[DiffHunk],
+    ) -> Vec<&'a str> {
         let mut out = Vec::new();
         let (mut i, mut j) = (0, 0);
         for h in hunks {

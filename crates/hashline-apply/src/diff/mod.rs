@@ -243,26 +243,23 @@ fn cut_hunks(old: &[&str], new: &[&str], imara_whole: &mut PieceDiff<'_>) -> Vec
         return imara_whole(old, new);
     }
     let mut out = Vec::new();
+    // The hunks of the piece starting at `a` in old and `b` in new, in whole-text lines.
+    let mut piece = |out: &mut Vec<DiffHunk>, a: usize, b: usize, old: &[&str], new: &[&str]| {
+        out.extend(imara_whole(old, new).into_iter().map(|h| DiffHunk {
+            old: a + h.old.start..a + h.old.end,
+            new: b + h.new.start..b + h.new.end,
+        }));
+    };
     let (mut a, mut b) = (0usize, 0usize);
     for (i, j) in unique_chain(old, new) {
         if (i - a).max(j - b) < PIECE {
             continue;
         }
-        for h in imara_whole(&old[a..i], &new[b..j]) {
-            out.push(DiffHunk {
-                old: a + h.old.start..a + h.old.end,
-                new: b + h.new.start..b + h.new.end,
-            });
-        }
+        piece(&mut out, a, b, &old[a..i], &new[b..j]);
         // The anchor itself is equal on both sides.
         (a, b) = (i + 1, j + 1);
     }
-    for h in imara_whole(&old[a..], &new[b..]) {
-        out.push(DiffHunk {
-            old: a + h.old.start..a + h.old.end,
-            new: b + h.new.start..b + h.new.end,
-        });
-    }
+    piece(&mut out, a, b, &old[a..], &new[b..]);
     out
 }
 
@@ -372,20 +369,7 @@ pub fn provenance(file: &TextFile, new_text: &str) -> Vec<OutLine> {
 mod tests {
     use super::*;
 
-    /// `old` with `hunks` applied (checking that the lines between them agree).
-    fn rebuild<'a>(old: &[&'a str], new: &[&'a str], hunks: &[DiffHunk]) -> Vec<&'a str> {
-        let mut out = Vec::new();
-        let (mut i, mut j) = (0, 0);
-        for h in hunks {
-            assert_eq!(&old[i..h.old.start], &new[j..h.new.start], "{h:?}");
-            out.extend_from_slice(&old[i..h.old.start]);
-            out.extend_from_slice(&new[h.new.clone()]);
-            (i, j) = (h.old.end, h.new.end);
-        }
-        assert_eq!(&old[i..], &new[j..]);
-        out.extend_from_slice(&old[i..]);
-        out
-    }
+    use super::chunked::tests::rebuild;
 
     #[test]
     fn a_change_on_every_other_line_is_diffed_in_bounded_pieces() {

@@ -201,15 +201,16 @@ fn resolve(disk: &dyn Disk, intent: &Intent) -> Resolved {
         }
         disk.resolve(path).map_err(Unresolved::Fs)
     };
-    if intent.dest.is_none() {
-        if let Err(Unresolved::Fs(e @ FsError::OutsideRoot { .. })) = named(&intent.path) {
+    let target = match named(&intent.path) {
+        // A link below the root pointing outside it: only its deletion may go on.
+        Err(Unresolved::Fs(e @ FsError::OutsideRoot { .. })) if intent.dest.is_none() => {
             return match disk.link(&intent.path) {
                 Ok(Some(link)) => Err(Unresolved::OutsideLink(Box::new((link, e)))),
                 _ => Err(Unresolved::Fs(e)),
             };
         }
-    }
-    let target = named(&intent.path)?;
+        resolved => resolved?,
+    };
     let dest = match &intent.dest {
         Some(d) => Some(named(d)?).filter(|d| d.real != target.real),
         None => None,
