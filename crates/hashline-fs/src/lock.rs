@@ -136,10 +136,12 @@ pub(crate) fn lock_all(dir: Option<&Path>, targets: &[&Target]) -> Result<LockGu
     // Sorting and deduplicating the lock *files* (not the targets) covers two targets sharing
     // a slot: a second lock on the same file would wait for ourselves.
     let mut paths: Vec<PathBuf> = targets.iter().map(|t| lock_path(&dir, &t.key)).collect();
-    let inode_paths: Vec<PathBuf> = targets
+    let mut inode_paths: Vec<PathBuf> = targets
         .iter()
         .filter_map(|t| inode_lock_path(&dir, t))
         .collect();
+    // Sorted, so each lock file is told apart in log time (a commit may name thousands).
+    inode_paths.sort();
     paths.extend(inode_paths.iter().cloned());
     paths.sort();
     paths.dedup();
@@ -149,7 +151,7 @@ pub(crate) fn lock_all(dir: Option<&Path>, targets: &[&Target]) -> Result<LockGu
         removable: Vec::new(),
     };
     for path in paths {
-        let removable = inode_paths.contains(&path);
+        let removable = inode_paths.binary_search(&path).is_ok();
         let file = loop {
             let file = open_lock(&path)?;
             wait_for(&file, &path, timeout, targets)?;
