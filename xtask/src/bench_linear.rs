@@ -5,7 +5,8 @@
 //! * a stale edit carried over an outside change on every other line, 10k → 80k lines;
 //! * apply-patch with one chunk of 1k → 8k rows in an 80k-line file (every other row kept,
 //!   the others replaced), then of 1k → 8k repeated lines (the adversarial input of the
-//!   context search), then a 2k-row chunk in a file of 10k → 80k lines;
+//!   context search), then a 2k-row chunk in a file of 10k → 80k lines, then a chunk every
+//!   100 lines of a file of 10k → 80k lines (chunks × lines before each level was indexed);
 //! * ast-edit previews of 12.5k → 100k matches in one file, with the preview's size;
 //! * an apply-patch commit of 125 → 1,000 files under `ulimit -n 400` (it failed from 300
 //!   files under 1,024 when every file held its descriptors to the end).
@@ -161,6 +162,14 @@ pub fn series(
         }
         report(title, &steps);
     }
+    let title = "doubling: apply-patch, a chunk every 100 lines of a file of N lines";
+    if wanted(title) {
+        let mut steps = Vec::new();
+        for lines in [10_000, 20_000, 40_000, 80_000] {
+            steps.push(many_chunks(bin, work, lines, reps)?);
+        }
+        report(title, &steps);
+    }
     let title = "doubling: ast-edit preview of M matches in one file";
     if wanted(title) {
         let mut steps = Vec::new();
@@ -283,6 +292,51 @@ fn chunk(
     }
     Ok(Step {
         size: format!("{rows} rows, {lines} lines"),
+        time,
+        rss,
+        note: String::new(),
+    })
+}
+
+/// One apply-patch update of a `lines`-line file with a chunk every 100 lines: three context
+/// lines, one line replaced, three context lines.
+fn many_chunks(bin: &Path, work: &Path, lines: usize, reps: usize) -> Result<Step, String> {
+    let root = work.join("linear-chunks");
+    let file = root.join("e.ts");
+    let text: Vec<String> = (1..=lines).map(inputs::ts_line).collect();
+    let original = text.join("\n") + "\n";
+    let mut patch = String::from("*** Begin Patch\n*** Update File: e.ts\n");
+    let chunks = lines / 100;
+    for k in 0..chunks {
+        let at = k * 100 + 50;
+        patch.push_str("@@\n");
+        for l in &text[at - 3..at] {
+            patch.push_str(&format!(" {l}\n"));
+        }
+        patch.push_str(&format!("-{}\n+{} // x\n", text[at], text[at]));
+        for l in &text[at + 1..at + 4] {
+            patch.push_str(&format!(" {l}\n"));
+        }
+    }
+    patch.push_str("*** End Patch\n");
+    let request = work.join("linear-chunks.patch");
+    write(&request, patch.as_bytes())?;
+    let (time, rss, _) = med(reps, work, |r| {
+        write(&file, original.as_bytes())?;
+        let state = work.join(format!("state-linear-chunks-{r}"));
+        let _ = std::fs::remove_dir_all(&state);
+        let mut cmd = hl(bin, &root, &state);
+        cmd.args(["edit", "--dialect", "apply-patch", "--allow-syntax-errors"])
+            .arg(&request);
+        Ok(cmd)
+    })?;
+    let edited = std::fs::read_to_string(&file).map_err(|e| e.to_string())?;
+    let changed = edited.lines().filter(|l| l.ends_with(" // x")).count();
+    if changed != chunks {
+        return Err(format!("the patch changed {changed} lines, not {chunks}"));
+    }
+    Ok(Step {
+        size: format!("{chunks} chunks, {lines} lines"),
         time,
         rss,
         note: String::new(),

@@ -6,6 +6,7 @@
 use hashline_core::{Edit, EditKind, ErrorCode};
 use hashline_syntax::apply_patch::{Chunk, Row};
 
+use super::index::LineIndex;
 use super::seek::{seek, Level, Seek};
 use super::texts;
 use hashline_core::Refusal;
@@ -30,11 +31,12 @@ pub(crate) fn lower(
     let mut edits = Vec::new();
     let mut warnings = Vec::new();
     let mut at = 0;
+    let index = LineIndex::new(lines);
     for (k, chunk) in chunks.iter().enumerate() {
         let origin = first_origin + k;
         let mut loose = Level::Exact;
         if let Some(context) = &chunk.context {
-            match seek(lines, &[context.as_str()], at, false) {
+            match seek(&index, &[context.as_str()], at, false) {
                 Seek::Found(i, level) => {
                     at = i + 1;
                     loose = loose.max(level);
@@ -63,11 +65,11 @@ pub(crate) fn lower(
             continue;
         }
         let mut rows: Vec<Row> = chunk.rows.clone();
-        let mut found = seek(lines, &old, at, chunk.end_of_file);
+        let mut found = seek(&index, &old, at, chunk.end_of_file);
         if found == Seek::Missing && old.last().is_some_and(|l| l.is_empty()) {
             without_trailing_blank(&mut rows);
             let shorter: Vec<&str> = old[..old.len() - 1].to_vec();
-            found = seek(lines, &shorter, at, chunk.end_of_file);
+            found = seek(&index, &shorter, at, chunk.end_of_file);
         }
         let start = match found {
             Seek::Found(i, level) => {

@@ -17,6 +17,7 @@
 
 mod dialect;
 mod front;
+mod index;
 mod lower;
 mod seek;
 mod texts;

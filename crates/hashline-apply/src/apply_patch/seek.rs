@@ -4,6 +4,8 @@
 //! lines occur more than once answers [`Seek::Ambiguous`] instead of taking the first
 //! (DEVIATIONS §19).
 
+use super::index::LineIndex;
+
 /// How loosely a match was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Level {
@@ -28,7 +30,8 @@ impl Level {
         }
     }
 
-    const ALL: [Level; 4] = [
+    /// Every level, strictest first.
+    pub(crate) const ALL: [Level; 4] = [
         Level::Exact,
         Level::TrailingSpace,
         Level::Trimmed,
@@ -39,7 +42,7 @@ impl Level {
     /// U+FEFF (line 1 of a file with a byte-order mark, as Codex reads it) also matches without
     /// it: `read` never shows the mark, so a model's context cannot hold it (Codex's own
     /// levels never find such a line 1; docs/DEVIATIONS.md "A BOM is no context").
-    fn same(self, a: &str, b: &str) -> bool {
+    pub(crate) fn same(self, a: &str, b: &str) -> bool {
         self.same_text(a, b)
             || a.strip_prefix('\u{feff}')
                 .is_some_and(|a| self.same_text(a, b))
@@ -55,7 +58,8 @@ impl Level {
     }
 }
 
-fn normalised(s: &str) -> impl Iterator<Item = char> + '_ {
+/// `s` trimmed, with Unicode dashes, quotes and spaces read as their ASCII forms.
+pub(crate) fn normalised(s: &str) -> impl Iterator<Item = char> + '_ {
     s.trim().chars().map(|c| match c {
         '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
         '\u{2018}'..='\u{201B}' => '\'',
@@ -76,9 +80,10 @@ pub(crate) enum Seek {
     Missing,
 }
 
-/// Find `pattern` in `lines` at or after `start`; with `eof`, only where it ends the file.
-/// An empty pattern is found at `start`.
-pub(crate) fn seek(lines: &[&str], pattern: &[&str], start: usize, eof: bool) -> Seek {
+/// Find `pattern` in the indexed lines at or after `start`; with `eof`, only where it ends
+/// the file. An empty pattern is found at `start`.
+pub(crate) fn seek(index: &LineIndex<'_>, pattern: &[&str], start: usize, eof: bool) -> Seek {
+    let lines = index.lines();
     if pattern.is_empty() {
         return Seek::Found(start, Level::Exact);
     }
@@ -87,7 +92,7 @@ pub(crate) fn seek(lines: &[&str], pattern: &[&str], start: usize, eof: bool) ->
     };
     let from = if eof { last } else { start };
     for level in Level::ALL {
-        let hits = occurrences(lines, pattern, from, level, 3);
+        let hits = index.occurrences(pattern, from, level, 3);
         match hits.len() {
             0 => continue,
             1 => return Seek::Found(hits[0], level),
@@ -98,7 +103,7 @@ pub(crate) fn seek(lines: &[&str], pattern: &[&str], start: usize, eof: bool) ->
 }
 
 /// The first `max` 0-based starts at or after `from` where `pattern` occurs in `lines` at
-/// `level`, in order (overlapping ones included).
+/// `level`, in order (overlapping ones included), by one scan of the lines from `from`.
 ///
 /// Knuth–Morris–Pratt over lines, so the work is linear in the lines searched plus the
 /// pattern, whatever they repeat (a window compared line by line from every start costs
@@ -106,7 +111,7 @@ pub(crate) fn seek(lines: &[&str], pattern: &[&str], start: usize, eof: bool) ->
 /// finds what the window comparison finds: whether a file line matches a pattern line depends
 /// only on the pattern line's text at this level (`same_text` between pattern lines is that
 /// text's equality), which is all the failure function needs.
-fn occurrences(
+pub(crate) fn scan(
     lines: &[&str],
     pattern: &[&str],
     from: usize,
@@ -150,7 +155,7 @@ fn occurrences(
     hits
 }
 
-/// [`occurrences`] with its two comparisons given: `pattern_same` between two pattern lines
+/// [`scan`] with its two comparisons given: `pattern_same` between two pattern lines
 /// (an equivalence), `line_same` between a file line and a pattern line. Each is called at
 /// most twice per line of `lines` and of `pattern`.
 fn occurrences_by(
@@ -213,29 +218,37 @@ mod tests {
     fn levels_in_order() {
         let lines = ["a", "b  ", "  c\t", "“q” – x"];
         assert_eq!(
-            seek(&lines, &["a", "b  "], 0, false),
+            seek(&LineIndex::new(&lines), &["a", "b  "], 0, false),
             Seek::Found(0, Level::Exact)
         );
         assert_eq!(
-            seek(&lines, &["b"], 0, false),
+            seek(&LineIndex::new(&lines), &["b"], 0, false),
             Seek::Found(1, Level::TrailingSpace)
         );
         assert_eq!(
-            seek(&lines, &["c"], 0, false),
+            seek(&LineIndex::new(&lines), &["c"], 0, false),
             Seek::Found(2, Level::Trimmed)
         );
         assert_eq!(
-            seek(&lines, &["\"q\" - x"], 0, false),
+            seek(&LineIndex::new(&lines), &["\"q\" - x"], 0, false),
             Seek::Found(3, Level::Unicode)
         );
-        assert_eq!(seek(&lines, &["z"], 0, false), Seek::Missing);
         assert_eq!(
-            seek(&lines, &["a", "b", "c", "d", "e"], 0, false),
+            seek(&LineIndex::new(&lines), &["z"], 0, false),
+            Seek::Missing
+        );
+        assert_eq!(
+            seek(
+                &LineIndex::new(&lines),
+                &["a", "b", "c", "d", "e"],
+                0,
+                false
+            ),
             Seek::Missing
         );
     }
 
-    /// The window comparison `occurrences` replaces.
+    /// The window comparison `scan` replaces.
     fn naive(lines: &[&str], pattern: &[&str], from: usize, level: Level) -> Vec<usize> {
         let Some(last) = lines.len().checked_sub(pattern.len()) else {
             return Vec::new();
@@ -265,7 +278,7 @@ mod tests {
             let pattern: Vec<&str> = pattern.iter().map(|&k| words[k]).collect();
             for level in Level::ALL {
                 proptest::prop_assert_eq!(
-                    occurrences(&lines, &pattern, from, level, 3),
+                    scan(&lines, &pattern, from, level, 3),
                     naive(&lines, &pattern, from, level)
                 );
             }
@@ -304,18 +317,24 @@ mod tests {
     fn start_eof_and_ambiguity() {
         let lines = ["x", "y", "x", "y"];
         assert_eq!(
-            seek(&lines, &["x", "y"], 0, false),
+            seek(&LineIndex::new(&lines), &["x", "y"], 0, false),
             Seek::Ambiguous(vec![0, 2], Level::Exact)
         );
         assert_eq!(
-            seek(&lines, &["x", "y"], 1, false),
+            seek(&LineIndex::new(&lines), &["x", "y"], 1, false),
             Seek::Found(2, Level::Exact)
         );
         assert_eq!(
-            seek(&lines, &["x", "y"], 0, true),
+            seek(&LineIndex::new(&lines), &["x", "y"], 0, true),
             Seek::Found(2, Level::Exact)
         );
-        assert_eq!(seek(&lines, &["x"], 0, true), Seek::Missing);
-        assert_eq!(seek(&lines, &[], 3, false), Seek::Found(3, Level::Exact));
+        assert_eq!(
+            seek(&LineIndex::new(&lines), &["x"], 0, true),
+            Seek::Missing
+        );
+        assert_eq!(
+            seek(&LineIndex::new(&lines), &[], 3, false),
+            Seek::Found(3, Level::Exact)
+        );
     }
 }
