@@ -12,7 +12,6 @@
 //! when a rollback itself failed (the next call's recovery finishes it).
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fs::File;
 use std::os::fd::OwnedFd;
@@ -30,6 +29,7 @@ use super::disk::Written;
 use super::journal::{self, Entry, Journal, Kind, Plan, Print};
 use super::undo_log::{Published, UndoLog};
 use super::{FsError, Target};
+use dirs::Dirs;
 
 /// What identifies one version of a file on disk: a write or a replacement changes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -246,11 +246,25 @@ impl<'a> Op<'a> {
     }
 }
 
-/// An op with its directory handle and temp name.
+/// An op with its directory (its handle in [`Dirs`]), its name there and its temp name.
 struct Staged<'a> {
     op: Op<'a>,
-    parent: Parent,
+    dir: PathBuf,
+    name: OsString,
     temp: Option<OsString>,
+}
+
+impl Staged<'_> {
+    /// The directory handle and name of the target, from `dirs`.
+    fn parent(&self, dirs: &Dirs<'_>) -> Result<Parent, FsError> {
+        dirs.parent(&self.dir, &self.name, self.op.target())
+    }
+
+    /// The directory handle of the target, from `dirs`, as an I/O result.
+    fn dir_fd(&self, dirs: &Dirs<'_>) -> std::io::Result<Arc<OwnedFd>> {
+        dirs.fd(&self.dir, self.op.target())
+            .map_err(|e| std::io::Error::other(e.to_string()))
+    }
 }
 
 /// How to undo one applied operation (index into the staged list).
@@ -335,25 +349,26 @@ fn run_journaled(
     created_dirs: &mut Vec<PathBuf>,
 ) -> Result<(), FsError> {
     journal.write_plan(plan)?;
+    let dirs = Dirs::new(root);
     let mut staged: Vec<Staged<'_>> = Vec::with_capacity(ops.len());
-    let staging = stage_all(root, journal, ops, created_dirs, &mut staged);
-    if let Err(e) = staging.and_then(|()| late_check(&staged)) {
-        remove_temps(&staged);
+    let staging = stage_all(&dirs, journal, ops, created_dirs, &mut staged);
+    if let Err(e) = staging.and_then(|()| late_check(&dirs, &staged)) {
+        remove_temps(&dirs, &staged);
         return Err(e);
     }
     if let Err(e) = journal.mark(journal::COMMITTED) {
-        remove_temps(&staged);
+        remove_temps(&dirs, &staged);
         return Err(e);
     }
     let mut undo = Vec::with_capacity(staged.len());
     for (n, s) in staged.iter().enumerate() {
-        if let Err(e) = apply(n, s, &mut undo) {
-            return Err(rollback(journal, &staged, undo, e));
+        if let Err(e) = apply(&dirs, n, s, &mut undo) {
+            return Err(rollback(journal, &dirs, &staged, undo, e));
         }
     }
-    remove_temps(&staged);
+    remove_temps(&dirs, &staged);
     let _ = in_parallel(&distinct_dirs(&staged), |s| {
-        rustix::fs::fsync(&s.parent.dir.fd).map_err(Into::into)
+        rustix::fs::fsync(&*s.dir_fd(&dirs)?).map_err(Into::into)
     });
     Ok(())
 }
@@ -365,12 +380,13 @@ fn run_journaled(
 /// journal is marked COMMITTED, which happens only after this returns.
 ///
 /// File descriptors do not grow with the number of files: targets in one directory share its
-/// handle (one descriptor a distinct directory, held to the end of the commit), and the written
-/// files are fsynced and closed [`SYNC_BATCH`] at a time (all of them before the directories,
-/// as before). A directory replaced between two targets' walks is caught as for any target:
-/// the target found through the first handle is not the version validation read.
+/// handle, at most [`dirs::OPEN_DIRS`] directory handles stay open ([`Dirs`] opens a closed
+/// one again, checked to be the same directory), and the written files are fsynced and closed
+/// [`SYNC_BATCH`] at a time (all of them before the directories, as before). A directory
+/// replaced between two targets' walks is caught as for any target: the target found through
+/// the first handle is not the version validation read.
 fn stage_all<'a>(
-    root: &Path,
+    dirs: &Dirs<'_>,
     journal: &Journal,
     ops: Vec<Op<'a>>,
     created_dirs: &mut Vec<PathBuf>,
@@ -378,25 +394,21 @@ fn stage_all<'a>(
 ) -> Result<(), FsError> {
     // Written, not yet fsynced: each with the name to blame when its fsync fails.
     let mut written: Vec<(File, String)> = Vec::new();
-    // The directories opened so far, by path: a later target in one shares its handle.
-    let mut dirs_open: HashMap<PathBuf, Arc<OwnedFd>> = HashMap::new();
     for (n, mut op) in ops.into_iter().enumerate() {
         if written.len() + 2 > SYNC_BATCH {
             sync_written(&mut written)?;
         }
         let create = matches!(op, Op::Put { old: None, .. }).then_some(&mut *created_dirs);
         let target = op.target();
-        let mut parent = beneath::open_parent(root, &target.real, &target.display, create)?
+        let walked = beneath::open_parent(dirs.root(), &target.real, &target.display, create)?
             .ok_or_else(|| FsError::NotFound {
                 path: target.display.clone(),
             })?;
-        match dirs_open.get(&parent.dir.path) {
-            // The walk's own handle closes here: one descriptor a directory.
-            Some(fd) => parent.dir.fd = Arc::clone(fd),
-            None => {
-                dirs_open.insert(parent.dir.path.clone(), Arc::clone(&parent.dir.fd));
-            }
-        }
+        // The walk's own handle closes here when its directory is open already.
+        let parent = Parent {
+            dir: dirs.adopt(walked.dir, target)?,
+            name: walked.name,
+        };
         let linked = match &mut op {
             Op::Put {
                 old: Some(old),
@@ -429,16 +441,22 @@ fn stage_all<'a>(
                 Some(name)
             }
         };
-        staged.push(Staged { op, parent, temp });
+        let Parent { dir, name } = parent;
+        staged.push(Staged {
+            op,
+            dir: dir.path,
+            name,
+            temp,
+        });
     }
     sync_written(&mut written)?;
     // The backups' names, as their fsyncs made them durable before.
     journal::sync_dir(&journal.dir).map_err(|e| FsError::io(journal.dir.display(), e))?;
-    let dirs = distinct_dirs(staged);
-    in_parallel(&dirs, |s| {
-        rustix::fs::fsync(&s.parent.dir.fd).map_err(Into::into)
+    let distinct = distinct_dirs(staged);
+    in_parallel(&distinct, |s| {
+        rustix::fs::fsync(&*s.dir_fd(dirs)?).map_err(Into::into)
     })
-    .map_err(|(i, e)| FsError::io(&dirs[i].op.target().display, e))
+    .map_err(|(i, e)| FsError::io(&distinct[i].op.target().display, e))
 }
 
 /// How many written files (backups and temp files) stay open before they are fsynced together
@@ -512,7 +530,7 @@ fn distinct_dirs<'s>(staged: &'s [Staged<'_>]) -> Vec<&'s Staged<'s>> {
     let mut seen = std::collections::HashSet::new();
     staged
         .iter()
-        .filter(|s| seen.insert(s.parent.dir.path.clone()))
+        .filter(|s| seen.insert(s.dir.clone()))
         .collect()
 }
 
@@ -594,13 +612,10 @@ fn write_temp_unsynced(
 
 /// Refuses when the target is no longer exactly the version validation read (or, for a create,
 /// when something appeared at it).
-fn still_as_read(s: &Staged<'_>) -> Result<(), FsError> {
+fn still_as_read(dirs: &Dirs<'_>, s: &Staged<'_>) -> Result<(), FsError> {
     let target = s.op.target();
-    let now = match rustix::fs::statat(
-        &s.parent.dir.fd,
-        s.parent.name.as_os_str(),
-        AtFlags::SYMLINK_NOFOLLOW,
-    ) {
+    let dir = dirs.fd(&s.dir, target)?;
+    let now = match rustix::fs::statat(&*dir, s.name.as_os_str(), AtFlags::SYMLINK_NOFOLLOW) {
         Ok(st) => Some(Stamp::of_stat(&st)),
         Err(Errno::NOENT) => None,
         Err(e) => return Err(FsError::io(&target.display, e.into())),
@@ -618,8 +633,8 @@ fn still_as_read(s: &Staged<'_>) -> Result<(), FsError> {
 }
 
 /// Every target checked once more after staging, before anything visible changes.
-fn late_check(staged: &[Staged<'_>]) -> Result<(), FsError> {
-    staged.iter().try_for_each(still_as_read)
+fn late_check(dirs: &Dirs<'_>, staged: &[Staged<'_>]) -> Result<(), FsError> {
+    staged.iter().try_for_each(|s| still_as_read(dirs, s))
 }
 
 #[cfg(test)]
@@ -629,16 +644,17 @@ thread_local! {
 }
 
 /// Applies one operation, pushing its undo step once something on disk changed.
-fn apply(n: usize, s: &Staged<'_>, undo: &mut Vec<Undo>) -> Result<(), FsError> {
+fn apply(dirs: &Dirs<'_>, n: usize, s: &Staged<'_>, undo: &mut Vec<Undo>) -> Result<(), FsError> {
     let display = &s.op.target().display;
     let io = |e: Errno| FsError::io(display, e.into());
     #[cfg(test)]
     if FAIL_AT.with(|f| f.get()) == Some(n) {
         return Err(io(Errno::IO));
     }
-    still_as_read(s)?;
-    let dir = &s.parent.dir.fd;
-    let name = s.parent.name.as_os_str();
+    still_as_read(dirs, s)?;
+    let parent = s.parent(dirs)?;
+    let dir = &*parent.dir.fd;
+    let name = parent.name.as_os_str();
     match (&s.op, &s.temp) {
         (Op::Put { old: Some(_), .. }, Some(temp)) => {
             rustix::fs::renameat(dir, temp.as_os_str(), dir, name).map_err(io)?;
@@ -675,7 +691,7 @@ fn apply(n: usize, s: &Staged<'_>, undo: &mut Vec<Undo>) -> Result<(), FsError> 
         (Op::InPlace { bytes, old, .. }, Some(temp)) => {
             // Recorded first: a failed write may have truncated the file already.
             undo.push(Undo::Rewrite(n));
-            write_in_place(&s.parent, bytes, Some(old.stamp)).map_err(|e| e.into_fs(display))?;
+            write_in_place(&parent, bytes, Some(old.stamp)).map_err(|e| e.into_fs(display))?;
             let _ = rustix::fs::unlinkat(dir, temp.as_os_str(), AtFlags::empty());
         }
         (Op::Remove { .. }, _) => {
@@ -733,25 +749,37 @@ pub(super) fn write_in_place(
 
 /// Marks the journal ROLLBACK, undoes `undo` in reverse, removes every temp. Returns `cause`,
 /// or [`FsError::RollbackFailed`] naming the first file that could not be restored.
-fn rollback(journal: &Journal, staged: &[Staged<'_>], undo: Vec<Undo>, cause: FsError) -> FsError {
+fn rollback(
+    journal: &Journal,
+    dirs: &Dirs<'_>,
+    staged: &[Staged<'_>],
+    undo: Vec<Undo>,
+    cause: FsError,
+) -> FsError {
     let _ = journal.mark(journal::ROLLBACK);
     let mut failure: Option<(PathBuf, std::io::Error)> = None;
     for step in undo.into_iter().rev() {
         let (n, result) = match step {
-            Undo::Restore(n) => (n, restore(journal, n, &staged[n])),
+            Undo::Restore(n) => (n, restore(journal, dirs, n, &staged[n])),
             Undo::Delete(n) => {
-                let p = &staged[n].parent;
-                let result = rustix::fs::unlinkat(&p.dir.fd, p.name.as_os_str(), AtFlags::empty())
-                    .map_err(std::io::Error::from);
+                let s = &staged[n];
+                let result = s.dir_fd(dirs).and_then(|dir| {
+                    rustix::fs::unlinkat(&*dir, s.name.as_os_str(), AtFlags::empty())
+                        .map_err(std::io::Error::from)
+                });
                 (n, result)
             }
             Undo::Rewrite(n) => {
                 let s = &staged[n];
                 let old = s.op.old().map_or(&[][..], |o| &o.bytes);
-                let result =
-                    write_in_place(&s.parent, &Content::from(old), None).map_err(|e| match e {
-                        InPlaceError::Io(e) => e,
-                        InPlaceError::Changed => std::io::Error::other("not a regular file"),
+                let result = s
+                    .parent(dirs)
+                    .map_err(|e| std::io::Error::other(e.to_string()))
+                    .and_then(|parent| {
+                        write_in_place(&parent, &Content::from(old), None).map_err(|e| match e {
+                            InPlaceError::Io(e) => e,
+                            InPlaceError::Changed => std::io::Error::other("not a regular file"),
+                        })
                     });
                 (n, result)
             }
@@ -760,7 +788,7 @@ fn rollback(journal: &Journal, staged: &[Staged<'_>], undo: Vec<Undo>, cause: Fs
             failure.get_or_insert((staged[n].op.target().real.clone(), e));
         }
     }
-    remove_temps(staged);
+    remove_temps(dirs, staged);
     match failure {
         None => cause,
         Some((path, source)) => FsError::RollbackFailed {
@@ -772,22 +800,27 @@ fn rollback(journal: &Journal, staged: &[Staged<'_>], undo: Vec<Undo>, cause: Fs
 }
 
 /// Puts op `n`'s old bytes (and attributes) back at its target through a journal-named temp.
-fn restore(journal: &Journal, n: usize, s: &Staged<'_>) -> std::io::Result<()> {
+fn restore(journal: &Journal, dirs: &Dirs<'_>, n: usize, s: &Staged<'_>) -> std::io::Result<()> {
     let Some(old) = s.op.old() else {
         return Ok(());
     };
+    let parent = s
+        .parent(dirs)
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
     let temp = OsString::from(format!("{}r{n}.tmp", journal::temp_prefix(&journal.id)));
-    write_temp(&s.parent, &temp, &old.bytes, Some(&old.attrs))?;
-    let dir = &s.parent.dir.fd;
-    rustix::fs::renameat(dir, temp.as_os_str(), dir, s.parent.name.as_os_str())
+    write_temp(&parent, &temp, &old.bytes, Some(&old.attrs))?;
+    let dir = &*parent.dir.fd;
+    rustix::fs::renameat(dir, temp.as_os_str(), dir, parent.name.as_os_str())
         .map_err(std::io::Error::from)
 }
 
 /// Removes every staged temp still there.
-fn remove_temps(staged: &[Staged<'_>]) {
+fn remove_temps(dirs: &Dirs<'_>, staged: &[Staged<'_>]) {
     for s in staged {
         if let Some(temp) = &s.temp {
-            let _ = rustix::fs::unlinkat(&s.parent.dir.fd, temp.as_os_str(), AtFlags::empty());
+            if let Ok(dir) = s.dir_fd(dirs) {
+                let _ = rustix::fs::unlinkat(&*dir, temp.as_os_str(), AtFlags::empty());
+            }
         }
     }
 }
@@ -824,5 +857,6 @@ pub(super) fn check_parent(target: &Target) -> Result<(), FsError> {
     Ok(())
 }
 
+mod dirs;
 #[cfg(test)]
 mod tests;
