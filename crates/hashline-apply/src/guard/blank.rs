@@ -109,9 +109,13 @@ fn separates<'a>(s: &Subject<'_>, upper: &str, mut lower: impl Iterator<Item = &
         return true;
     }
     // Imports are grouped by blank lines (standard library, other packages, this crate): a
-    // blank between two imports ends a group.
+    // blank between two imports ends a group, unless both are of one group the language tells
+    // (a standard-library import replacing the other group joins the first on purpose).
     if is_import(s.path, up) && is_import(s.path, low) {
-        return true;
+        return match (import_group(s.path, up), import_group(s.path, low)) {
+            (Some(a), Some(b)) => a != b,
+            _ => true,
+        };
     }
     // A TOML table header starts a new section.
     if s.path.ends_with(".toml") && low.starts_with('[') {
@@ -132,7 +136,36 @@ fn separates<'a>(s: &Subject<'_>, upper: &str, mut lower: impl Iterator<Item = &
     // `if`/`for` block is another statement of that body, unless it declares a member (a
     // method opens its body without a keyword in JS/TS/Java classes).
     let top_level = indent(upper).is_empty();
-    (closes && (top_level || opens_member(t))) || ITEMS.iter().any(|k| t.starts_with(k))
+    let keyword = ITEMS.iter().find(|k| t.starts_with(*k));
+    let parts = (closes && (top_level || opens_member(t))) || keyword.is_some();
+    parts && !(closes && joined_in_file(s, upper, first, keyword.copied()))
+}
+
+/// Whether the text read already has `upper`, a closer (the same trimmed text at the same
+/// indentation), followed, with no blank line between, by a line at `first`'s indentation that starts the
+/// same kind of item (`keyword`, after the same modifiers): the file writes such items without
+/// a blank line (`}` then `func` in Go files that cuddle their methods), so an edit that does
+/// the same follows its style.
+fn joined_in_file(s: &Subject<'_>, upper: &str, first: &str, keyword: Option<&str>) -> bool {
+    let starts_item = |line: &str| {
+        let mut t = line.trim();
+        for m in ["export ", "pub ", "pub(crate) ", "async ", "default "] {
+            t = t.strip_prefix(m).unwrap_or(t);
+        }
+        match keyword {
+            Some(k) => t.starts_with(k),
+            None => opens_member(t),
+        }
+    };
+    let (up, up_indent, low_indent) = (upper.trim(), indent(upper), indent(first));
+    s.lines.windows(2).any(|pair| {
+        let [a, b] = pair else { return false };
+        !is_blank(b)
+            && a.trim() == up
+            && indent(a) == up_indent
+            && indent(b) == low_indent
+            && starts_item(b)
+    })
 }
 
 /// A line that opens a member's body without a keyword (`render() {`, `get x(): T {`): it
@@ -177,6 +210,29 @@ fn is_import(path: &str, line: &str) -> bool {
                 || (t.starts_with("from ") && t.contains(" import "))
         }
     }
+}
+
+/// The group an import belongs to where the language's tools tell (Go: the standard library,
+/// whose paths have no `.` in their first element, or not; Rust: `std`/`core`/`alloc`, this
+/// crate, or other crates); `None` elsewhere.
+fn import_group(path: &str, line: &str) -> Option<u8> {
+    let t = line.trim();
+    if path.ends_with(".go") {
+        let spec = t.rsplit(' ').next().unwrap_or(t).trim_matches('"');
+        let first = spec.split('/').next().unwrap_or(spec);
+        return Some(u8::from(first.contains('.')));
+    }
+    if Family::of(path) == Family::Rust {
+        let t = t.strip_prefix("pub ").unwrap_or(t);
+        let root = t.strip_prefix("use ")?.trim_start_matches("::");
+        let first = root.split("::").next().unwrap_or(root);
+        return Some(match first {
+            "std" | "core" | "alloc" => 0,
+            "crate" | "self" | "super" => 2,
+            _ => 1,
+        });
+    }
+    None
 }
 
 /// A deletion that takes the blank line on one side of the lines it removes as well as the

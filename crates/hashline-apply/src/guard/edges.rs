@@ -33,6 +33,10 @@ pub(super) fn prose_leftover(s: &Subject<'_>, edit: &Edit) -> Option<String> {
     if Family::of(s.path) != Family::Prose || end >= s.line_count() {
         return None;
     }
+    // Inside a fenced code block the lines are code, not wrapped text.
+    if s.fences_through(end) % 2 == 1 {
+        return None;
+    }
     let next = s.line(end + 1);
     let t = next.trim_start();
     let item = ["- ", "* ", "+ ", "#"].iter().any(|m| t.starts_with(m));
@@ -134,8 +138,11 @@ pub(super) fn unpaired_end(s: &Subject<'_>, edit: &Edit) -> Option<String> {
         return None;
     };
     // An entry of a list, a literal or an argument list (`Action: ShowHelp,`): entries are
-    // dropped as a matter of course.
-    if lost.trim_end().ends_with(',') {
+    // dropped as a matter of course; so are comments about the lines a rewrite changes.
+    if lost.trim_end().ends_with(',') || (n == start && !prose && statement_comment(s, n)) {
+        return None;
+    }
+    if rewritten_nearby(s, edit, lost) || binding_dropped_with_its_uses(s, edit, n, lost) {
         return None;
     }
     Some(format!(
@@ -143,4 +150,110 @@ pub(super) fn unpaired_end(s: &Subject<'_>, edit: &Edit) -> Option<String> {
          replaced by nothing",
         lost.trim()
     ))
+}
+
+/// How many lines around an edit another edit of the same request may start and still be part
+/// of one change (a line diff splits a rewrite into a replace and an insert beside it).
+const NEARBY: usize = 3;
+
+/// Whether another edit of the request within [`NEARBY`] lines has rows that resemble `lost`
+/// (half its words, or what it declares): the line was rewritten there, not lost.
+fn rewritten_nearby(s: &Subject<'_>, edit: &Edit, lost: &str) -> bool {
+    let (before, after) = s.neighbours(edit);
+    let lost_words = words(lost);
+    s.edits.iter().any(|other| {
+        if std::ptr::eq(other, edit) || other.rows.is_empty() {
+            return false;
+        }
+        let (b, a) = s.neighbours(other);
+        if a + NEARBY < before || b > after + NEARBY {
+            return false;
+        }
+        let joined = other.rows.concat();
+        let found = lost_words.iter().filter(|w| joined.contains(*w)).count();
+        (!lost_words.is_empty() && found * 4 >= lost_words.len() * 3)
+            || decl_of(lost).is_some_and(|(_, name)| has_word(&joined, name))
+    })
+}
+
+/// Whether line `n` is a plain comment (`//`, `#`, `--`; not a doc comment) over a statement,
+/// not over an item (a function, a type): a note about the lines a rewrite changes, which the
+/// rewrite may drop. A doc comment, or one above an item, documents what stays.
+fn statement_comment(s: &Subject<'_>, n: usize) -> bool {
+    let t = s.line(n).trim_start();
+    let plain = (t.starts_with("//") && !t.starts_with("///") && !t.starts_with("//!"))
+        || (t.starts_with('#') && !t.starts_with("#[") && !t.starts_with("#!"))
+        || t.starts_with("-- ");
+    if !plain || n >= s.line_count() {
+        return false;
+    }
+    const ITEMS: [&str; 16] = [
+        "def ",
+        "class ",
+        "fn ",
+        "func ",
+        "function",
+        "type ",
+        "struct ",
+        "enum ",
+        "impl",
+        "trait ",
+        "interface ",
+        "pub ",
+        "export ",
+        "async ",
+        "@",
+        "#[",
+    ];
+    let next = s.line(n + 1).trim_start();
+    !is_blank(next) && !ITEMS.iter().any(|k| next.starts_with(k))
+}
+
+/// How far below a range a dropped binding is looked for.
+const USE_REACH: usize = 60;
+
+/// Whether `lost` (line `n`) only binds a name (`body = b"…"`, `let x = …`) that the other
+/// lines of the range used and neither the rows nor the lines below still use: the binding
+/// went with its last use, a rewrite that inlined or dropped it (a swallowed binding that is
+/// still needed is `W_UNDECLARED_NAME`'s).
+fn binding_dropped_with_its_uses(s: &Subject<'_>, edit: &Edit, n: usize, lost: &str) -> bool {
+    let Some((start, end)) = Subject::replaced(edit) else {
+        return false;
+    };
+    let Some(name) = bound_name(lost) else {
+        return false;
+    };
+    let used_in_range = (start..=end).any(|k| k != n && has_word(s.line(k), name));
+    let still_used = edit.rows.iter().any(|r| has_word(r, name))
+        || (end + 1..=(end + USE_REACH).min(s.line_count())).any(|k| has_word(s.line(k), name));
+    used_in_range && !still_used
+}
+
+/// The one name `line` binds to a value: `name = …`, `name := …`, or after `let`, `let mut`,
+/// `const` or `var`. Items (`def`, `fn`, `class`) are not: their uses are callers elsewhere.
+fn bound_name(line: &str) -> Option<&str> {
+    let mut t = line.trim_start();
+    for k in ["let mut ", "let ", "const ", "var "] {
+        if let Some(rest) = t.strip_prefix(k) {
+            t = rest.trim_start();
+            break;
+        }
+    }
+    let end = t
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(t.len());
+    let (name, rest) = t.split_at(end);
+    let rest = rest.trim_start();
+    let assigns = rest.starts_with(":=") || (rest.starts_with('=') && !rest.starts_with("=="));
+    (assigns && name.starts_with(|c: char| c.is_alphabetic() || c == '_')).then_some(name)
+}
+
+/// Whether `word` stands in `text` as a whole word (not inside a longer identifier).
+fn has_word(text: &str, word: &str) -> bool {
+    let part = |c: char| c.is_alphanumeric() || c == '_';
+    !word.is_empty()
+        && text.match_indices(word).any(|(at, _)| {
+            !text[..at].chars().next_back().is_some_and(part)
+                && !text[at + word.len()..].chars().next().is_some_and(part)
+        })
 }

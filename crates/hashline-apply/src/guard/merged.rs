@@ -47,6 +47,25 @@ fn head(line: &str) -> String {
     }
 }
 
+/// Whether `line` begins at byte `at` of `body` as a line of its own would: at a word
+/// boundary (not inside `http.request` or `compressed_body`), and, when its start is a word
+/// followed by an operator (`request = …`, `name: …`), with that operator too: a rewrite that
+/// reuses a line's first word (`await http.request(…)`) does not paste the line.
+fn begins_at(body: &str, at: usize, line: &str) -> bool {
+    let before = body[..at].chars().next_back();
+    if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.') {
+        return false;
+    }
+    let h = head(line);
+    let rest = line.get(h.len()..).unwrap_or("");
+    let spaced = rest.trim_start();
+    let key_len = match spaced.chars().next() {
+        Some(op @ ('=' | ':' | '(')) => h.len() + (rest.len() - spaced.len()) + op.len_utf8(),
+        _ => h.len(),
+    };
+    body[at..].starts_with(line.get(..key_len).unwrap_or(line))
+}
+
 /// A replaced line whose start stands inside `row` after the start of another replaced line
 /// that begins the row: two lines of the range (JSX cells, JSON properties, bullets) joined.
 /// A row that begins otherwise rewrites the text (a reflowed paragraph may reuse a word).
@@ -66,9 +85,9 @@ fn starts_inside<'a>(row: &str, replaced: &[&'a str]) -> Option<&'a str> {
         // itself (a setext heading turned `# Title`).
         head.chars().count() >= 5
             && !body.starts_with(head.as_str())
-            && body
-                .match_indices(head.as_str())
-                .any(|(at, _)| body[..at].chars().any(char::is_alphanumeric))
+            && body.match_indices(head.as_str()).any(|(at, _)| {
+                body[..at].chars().any(char::is_alphanumeric) && begins_at(body, at, line)
+            })
             && replaced.iter().any(|other| other != line && begun(other))
     })
 }

@@ -93,7 +93,9 @@ fn undeclared(s: &Subject<'_>, lang: Lang, edit: &Edit) -> Option<String> {
         }
         let code = code_part(line, family);
         for name in declares(lang, &code) {
-            if name.len() < 2 {
+            // A builtin the line shadowed (`var Promise = require('es6-promise')`) is still
+            // there once the line goes: removing a polyfill leaves nothing undeclared.
+            if name.len() < 2 || is_builtin(lang, &name) {
                 continue;
             }
             let in_payload = payload_uses
@@ -151,6 +153,96 @@ fn undeclared(s: &Subject<'_>, lang: Lang, edit: &Edit) -> Option<String> {
         }
     }
     None
+}
+
+/// Whether `name` is a global every program of `lang` has (JavaScript's and Python's
+/// standard globals), so a line that rebinds it may go without leaving it undeclared.
+fn is_builtin(lang: Lang, name: &str) -> bool {
+    const SCRIPT: [&str; 40] = [
+        "Array",
+        "ArrayBuffer",
+        "BigInt",
+        "Boolean",
+        "Buffer",
+        "console",
+        "DataView",
+        "Date",
+        "Error",
+        "fetch",
+        "Function",
+        "globalThis",
+        "Infinity",
+        "Intl",
+        "JSON",
+        "Map",
+        "Math",
+        "NaN",
+        "Number",
+        "Object",
+        "process",
+        "Promise",
+        "Proxy",
+        "Reflect",
+        "RegExp",
+        "require",
+        "Set",
+        "String",
+        "Symbol",
+        "TextDecoder",
+        "TextEncoder",
+        "TypeError",
+        "URL",
+        "URLSearchParams",
+        "WeakMap",
+        "WeakSet",
+        "window",
+        "document",
+        "setTimeout",
+        "structuredClone",
+    ];
+    const PYTHON: [&str; 36] = [
+        "abs",
+        "all",
+        "any",
+        "bool",
+        "bytes",
+        "callable",
+        "dict",
+        "enumerate",
+        "Exception",
+        "filter",
+        "float",
+        "format",
+        "frozenset",
+        "getattr",
+        "hasattr",
+        "hash",
+        "id",
+        "input",
+        "int",
+        "isinstance",
+        "issubclass",
+        "iter",
+        "len",
+        "list",
+        "map",
+        "max",
+        "min",
+        "next",
+        "object",
+        "open",
+        "print",
+        "range",
+        "repr",
+        "set",
+        "sorted",
+        "str",
+    ];
+    match lang {
+        Lang::Script => SCRIPT.contains(&name),
+        Lang::Python => PYTHON.contains(&name),
+        Lang::Go | Lang::Rust => false,
+    }
 }
 
 /// The kept line below the range, before its block ends (a line less indented than `depth`),
@@ -235,7 +327,12 @@ fn unique_declares(lang: Lang, code: &str) -> Vec<String> {
         Lang::Rust => !t.starts_with("let "),
     };
     if unique {
-        declares(lang, code)
+        // Go's and Rust's `_` binds nothing: `var _ io.Reader = …` may stand on every line.
+        let mut names = declares(lang, code);
+        if matches!(lang, Lang::Go | Lang::Rust) {
+            names.retain(|n| n != "_");
+        }
+        names
     } else {
         Vec::new()
     }

@@ -42,6 +42,34 @@ fn is_definition(line: &str) -> bool {
     (t.starts_with("def ") || t.starts_with("class ")) && t.ends_with(':')
 }
 
+/// Whether `rows` end with a Python function or class header, on one row or wrapped over
+/// several (`def f() -> Iterable[` … `]:`): the last row ends the header with `:`, and either
+/// is the definition itself or closes a bracket of a definition row at its indentation whose
+/// other rows are indented further.
+fn ends_definition(rows: &[String]) -> bool {
+    let Some((last, above)) = rows.split_last() else {
+        return false;
+    };
+    if is_definition(last) {
+        return true;
+    }
+    let code = code_part(last, Family::Hash);
+    let closes = code.trim_start().starts_with([')', ']']);
+    if !closes || !code.trim_end().ends_with(':') {
+        return false;
+    }
+    let depth = indent(last).len();
+    for row in above.iter().rev() {
+        if is_blank(row) || indent(row).len() > depth {
+            continue;
+        }
+        let t = row.trim();
+        let t = t.strip_prefix("async ").unwrap_or(t);
+        return indent(row).len() == depth && (t.starts_with("def ") || t.starts_with("class "));
+    }
+    false
+}
+
 /// Whether `line` opens a docstring (a string statement: `"""`, `'''`, maybe prefixed `r`).
 fn is_docstring(line: &str) -> bool {
     let t = line.trim_start();
@@ -90,7 +118,7 @@ pub(super) fn orphaned_body(s: &Subject<'_>, edit: &Edit) -> Option<String> {
             .iter()
             .rposition(|r| !is_blank(r) && indent(r).len() < depth);
         let ends_with_header = header_row.is_some_and(|i| {
-            is_definition(&edit.rows[i])
+            ends_definition(&edit.rows[..=i])
                 && edit.rows[i + 1..]
                     .iter()
                     .all(|r| is_blank(r) || r.trim_start().starts_with('#'))

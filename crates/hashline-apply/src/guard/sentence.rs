@@ -52,10 +52,16 @@ impl<'a> TextLine<'a> {
                 (*marker, &t[marker.len()..])
             }
         };
+        let text = text.trim();
+        // Code in a comment (a doc test's `use bytes::BufMut;`, a commented-out `x = f();`)
+        // is no running text.
+        if text.ends_with([';', '{', '}']) {
+            return None;
+        }
         Some(TextLine {
             marker,
             indent: ind,
-            text: text.trim(),
+            text,
         })
     }
 

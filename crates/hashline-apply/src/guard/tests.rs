@@ -211,6 +211,24 @@ fn merged_lines_are_warned() {
 }
 
 #[test]
+fn two_lines_rewritten_as_one_that_reuses_a_word_are_no_merge() {
+    // The request built on its own line is passed inline now: `request` reappears inside
+    // `http.request(`, which is no line of the range pasted onto another.
+    let py = "async def f(http):\n    request = Request(\"GET\", \"http://a/slow\")\n    await http.request(request)\n";
+    let rows = ["    await http.request(\"GET\", \"http://a/slow\")"];
+    assert_eq!(run("a.py", py, vec![replace(2, 3, &rows)]), Ok(vec![]));
+    // And a joined line pasted whole after another still is one.
+    let json = "{\n  \"alpha\": 1,\n  \"beta\": 2,\n  \"gamma\": 3\n}\n";
+    let got = run(
+        "a.json",
+        json,
+        vec![replace(2, 3, &["  \"alpha\": 1, \"beta\": 2,"])],
+    )
+    .expect("applies");
+    assert!(got[0].starts_with("[W_MERGED_LINES]"), "{got:?}");
+}
+
+#[test]
 fn brackets_swallowed_without_a_grammar_are_refused() {
     let conf = "a {\n  b = 1\n}\nc = 2\n";
     let got = run("x.conf", conf, vec![replace(2, 3, &["  b = 2"])]);
@@ -284,6 +302,39 @@ fn a_statement_lost_at_the_range_start_is_warned() {
 }
 
 #[test]
+fn a_line_rewritten_beside_the_range_or_a_binding_gone_with_its_use_is_no_loss() {
+    // The binding was used only by the line the row rewrites: it goes with its use.
+    let py = "def test(v):\n    body = b\"test 123\"\n    packed = compress(body)[3:]\n    check(packed)\n";
+    let rows = ["    packed = b\"invalid\""];
+    assert_eq!(run("a.py", py, vec![replace(2, 3, &rows)]), Ok(vec![]));
+    // Still used below: the same range loses a line.
+    let used = "def test(v):\n    body = b\"test 123\"\n    packed = compress(body)[3:]\n    check(packed, body)\n";
+    let got = run("a.py", used, vec![replace(2, 3, &rows)]).expect("applies");
+    assert!(got.iter().any(|w| w.starts_with("[W_")), "{got:?}");
+    // A line diff split a rewrite into an insert and a replace: the line the replace drops is
+    // rewritten by the insert beside it.
+    let js = "function f(o) {\n  const {retries} = o;\n  o.retries = (iter, error) => {\n    if (iter > retries) {\n      return 0;\n    }\n  };\n}\n";
+    let edits = vec![
+        insert_after(2, &["  o.gotRetry.retries = (iteration, error) => {"]),
+        replace(3, 4, &["    if (iteration > retries) {"]),
+    ];
+    assert_eq!(run("a.js", js, edits), Ok(vec![]));
+    // A function header the range takes is no binding gone with its use, even when the lines
+    // under it name the function.
+    let header = "class C:\n    def forward(self, x):\n        \"\"\"Like forward.\"\"\"\n        return x\n";
+    let rows = ["        \"\"\"Like invoke.\"\"\"", "        return x + 1"];
+    let got = run("a.py", header, vec![replace(2, 4, &rows)]).expect("applies");
+    assert!(got.iter().any(|w| w.starts_with("[W_")), "{got:?}");
+}
+
+#[test]
+fn go_blank_identifiers_are_never_declared_twice() {
+    let go = "package a\n\nvar _ io.Reader = &r{}\nvar _ io.Writer = &w{}\n";
+    let rows = ["var _ io.Writer = &w2{}"];
+    assert_eq!(run("a.go", go, vec![replace(4, 4, &rows)]), Ok(vec![]));
+}
+
+#[test]
 fn keys_of_a_new_entry_after_a_closer_are_not_a_leftover() {
     let json = "{\n  \"a\": {\n    \"owner\": \"x\",\n    \"on\": true\n  },\n  \"b\": {\n    \"owner\": \"y\"\n  }\n}\n";
     let rows = ["  },", "  \"c\": {", "    \"owner\": \"z\"", "  },"];
@@ -322,6 +373,11 @@ fn a_prose_continuation_left_behind_is_warned() {
         got.iter().any(|w| w.starts_with("[W_RANGE_EDGE]")),
         "{got:?}"
     );
+    // Code in a fenced block is no paragraph: an indented line under the range is code.
+    let fenced =
+        "Use it:\n\n```js\nconst f = (options, next) => {\n    return next(options);\n};\n```\n";
+    let rows = ["const f = async (options, next) => {", "    options.x = 1;"];
+    assert_eq!(run("p.md", fenced, vec![replace(4, 4, &rows)]), Ok(vec![]));
     // Rewriting only the first line of the item keeps its continuation: no warning.
     let row = ["1. Check the relay logs first when mail bounces: often"];
     assert_eq!(run("n.md", md, vec![replace(3, 3, &row)]), Ok(vec![]));

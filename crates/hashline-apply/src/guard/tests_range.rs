@@ -209,6 +209,29 @@ fn a_blank_between_import_groups_is_a_separator() {
     let rs = "use std::fmt;\n\nuse crate::a;\nuse crate::b;\n";
     let got = run("a.rs", rs, vec![replace(2, 3, &["use crate::c;"])]).expect("ok");
     assert!(warns(&got, "[W_SWALLOWED_BLANK]"), "{got:?}");
+    // The other group replaced by a standard-library import joins the first on purpose.
+    let go = "import (\n\t\"time\"\n\n\t\"golang.org/x/net/context\"\n)\n";
+    assert_eq!(
+        run("m.go", go, vec![replace(3, 4, &["\t\"context\""])]),
+        Ok(vec![])
+    );
+}
+
+#[test]
+fn items_joined_as_the_file_already_joins_them_are_its_style() {
+    // This Go file cuddles its methods (`}` then `func` with no blank line): a deletion that
+    // takes a blank line between two of them follows its style.
+    let go = "func (b *w) a() {\n}\nfunc (b *w) b() {\n}\n\nconst x = 1\n\nfunc (b *w) c() int {\n\treturn 1\n}\n";
+    assert_eq!(run("m.go", go, vec![replace(5, 7, &[])]), Ok(vec![]));
+    // Where the file keeps a blank line between its functions, the same deletion is warned.
+    let spaced = "func (b *w) a() {\n}\n\nfunc (b *w) b() {\n}\n\nconst x = 1\n\nfunc (b *w) c() int {\n\treturn 1\n}\n";
+    let got = run("m.go", spaced, vec![replace(6, 8, &[])]).expect("ok");
+    assert!(warns(&got, "[W_SWALLOWED_BLANK]"), "{got:?}");
+    // A doc comment stands right above its own function in every file: it is no style of
+    // joining items.
+    let doc = "// A does a.\nfunc a() {\n}\n\n// B does b.\nfunc b() {\n}\n";
+    let got = run("m.go", doc, vec![replace(2, 4, &[])]).expect("ok");
+    assert!(warns(&got, "[W_SWALLOWED_BLANK]"), "{got:?}");
 }
 
 #[test]
@@ -242,6 +265,13 @@ fn a_body_whose_docstring_lost_its_def_is_refused() {
     let rows = ["def b2():", "    return 4"];
     let got = run("a.py", py, vec![replace(5, 9, &rows)]);
     assert_eq!(got, Err(ErrorCode::RangeBoundary));
+    // A signature rewritten over several rows is a header all the same.
+    let rows = ["def c() -> Iterable[", "    Tuple[str, int]", "]:"];
+    assert_eq!(run("a.py", py, vec![replace(9, 9, &rows)]), Ok(vec![]));
+    // A wrapped row that closes a bracket of something else is not.
+    let rows = ["x = f(", "    1", "):"];
+    let got = run("a.py", py, vec![replace(9, 9, &rows)]);
+    assert_eq!(got, Err(ErrorCode::RangeBoundary));
 }
 
 #[test]
@@ -267,6 +297,9 @@ fn a_declaration_the_range_takes_while_its_name_is_used_is_warned() {
     assert_eq!(run("m.go", go, vec![replace(2, 3, &rows)]), Ok(vec![]));
     let py = "import click\n\n\ndef f(click):\n    return click\n";
     assert_eq!(run("a.py", py, vec![replace(1, 1, &[])]), Ok(vec![]));
+    // A polyfill of a builtin removed: the builtin is still there.
+    let js = "var Promise = require('es6-promise').Promise;\nvar x = 1;\n\nfunction f() {\n  return new Promise(g);\n}\n";
+    assert_eq!(run("a.js", js, vec![replace(1, 1, &[])]), Ok(vec![]));
 }
 
 #[test]
@@ -294,4 +327,25 @@ fn a_sentence_cut_by_the_range_is_warned() {
     assert_eq!(run("m.go", go, vec![replace(3, 3, &rows)]), Ok(vec![]));
     let rows = ["// Names finds a flag's value."];
     assert_eq!(run("m.go", go, vec![replace(3, 4, &rows)]), Ok(vec![]));
+    // Code in a doc comment (a doc test) is no sentence to cut.
+    let rs = "/// ```\n/// use bytes::BufMut;\n/// let buf = vec![];\n/// ```\nfn f() {}\n";
+    let rows = ["/// let mut buf = vec![].writer();"];
+    assert_eq!(run("a.rs", rs, vec![replace(3, 3, &rows)]), Ok(vec![]));
+}
+
+#[test]
+fn a_comment_dropped_by_a_rewrite_is_no_lost_line() {
+    let rs =
+        "fn f() {\n    // Allocate the memory\n    let v = Vec::with_capacity(n);\n    g(v);\n}\n";
+    let rows = ["    let v = vec![0; n];"];
+    assert_eq!(run("a.rs", rs, vec![replace(2, 3, &rows)]), Ok(vec![]));
+    // A doc comment of an item the range rewrites is not dropped on purpose: still warned.
+    let doc = "/// The default capacity.\nconst CAP: usize = 8;\nconst MAX: usize = 64;\n";
+    let got = run(
+        "a.rs",
+        doc,
+        vec![replace(1, 2, &["const CAP: usize = 16;"])],
+    )
+    .expect("ok");
+    assert!(warns(&got, "[W_RANGE_EDGE]"), "{got:?}");
 }

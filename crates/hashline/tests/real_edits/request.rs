@@ -194,21 +194,29 @@ pub const CONTEXT: usize = 3;
 /// apply-patch: one V4A patch, `@@` chunks with 3 context lines (merged where they touch); a
 /// chunk whose lines occur more than once in the file gets more context until they occur once.
 pub fn apply_patch(path: &str, old: &[&str], hunks: &[Edit]) -> Request {
-    let text = format!("\n{}\n", old.join("\n"));
     let mut out = format!("*** Begin Patch\n*** Update File: {path}\n");
+    // Where the previous chunk ended: a chunk is searched from there on, so its context never
+    // reaches above it and needs to be unique only below it.
+    let mut floor = 0;
     for group in groups(hunks, 2 * CONTEXT) {
         let (first, last) = (&group[0], &group[group.len() - 1]);
+        let text = format!("\n{}\n", old[floor..].join("\n"));
         let mut context = CONTEXT;
         let (before, after) = loop {
-            let before = first.old.start.saturating_sub(context);
+            let before = first
+                .old
+                .start
+                .saturating_sub(context)
+                .max(floor.min(first.old.start));
             let after = (last.old.end + context).min(old.len());
             let chunk = format!("\n{}\n", old[before..after].join("\n"));
-            let whole = before == 0 && after == old.len();
+            let whole = before <= floor && after == old.len();
             if whole || text.matches(chunk.as_str()).count() <= 1 {
                 break (before, after);
             }
             context += 1;
         };
+        floor = after;
         out.push_str("@@\n");
         let mut at = before;
         for part in &group {
