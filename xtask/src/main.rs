@@ -37,6 +37,9 @@
 //! * `ast-diff [--bench] [--reps N] [--only TEXT] [--show N]`: differential test of
 //!   `hashline ast-edit` + `resolve apply` against the ast-grep CLI on third-party JS/TS sources
 //!   (see `ast_diff.rs`); `--bench` times both previews instead.
+//! * `bindings [--debug]`: the Python package (`bindings/python`) built as a wheel (release,
+//!   or debug), installed into a fresh virtual environment and its pytest suite run
+//!   (`bindings.rs`); `skipped:` without Python or PyPI, a failure then under `CI`.
 //! * `dist`: the release binary to install, statically linked on Linux glibc hosts
 //!   (`dist.rs`), copied to `<target>/dist/hashline`; the binary every `bench` measures.
 
@@ -53,6 +56,7 @@ mod bench_peer;
 mod bench_rows;
 mod bench_scale;
 mod bench_stale;
+mod bindings;
 mod dist;
 mod tidy;
 mod tidy_dialects;
@@ -91,8 +95,9 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(&args[1..]),
         Some("ast-diff") => ast_diff::run(&args[1..]),
         Some("dist") => dist::run(),
+        Some("bindings") => bindings::run(&args[1..]),
         _ => Err(
-            "usage: cargo xtask <golden [--bless] | conformance | mistakes | real-edits [--mistakes [--every N]] [--only ID,ID] [--details DIR] | stress [--runs N] [--seconds S] | tidy | bench [--reps N] [--large-mb N] [--no-ast | --only-ast] [--ast-files N] [--guard] [--ast] [--scale [--reps N] [--max-mb N] [--only TEXT] [--bin PATH] [--max-depth N] [--debug]] | ast-diff [--bench] [--reps N] [--only TEXT] | dist>"
+            "usage: cargo xtask <golden [--bless] | conformance | mistakes | real-edits [--mistakes [--every N]] [--only ID,ID] [--details DIR] | stress [--runs N] [--seconds S] | tidy | bench [--reps N] [--large-mb N] [--no-ast | --only-ast] [--ast-files N] [--guard] [--ast] [--scale [--reps N] [--max-mb N] [--only TEXT] [--bin PATH] [--max-depth N] [--debug]] | ast-diff [--bench] [--reps N] [--only TEXT] | dist | bindings [--debug]>"
                 .to_string(),
         ),
     };

@@ -10,6 +10,7 @@
 mod bound;
 mod call;
 mod describe;
+mod embed;
 mod output;
 mod progress;
 mod reply;
@@ -29,6 +30,8 @@ use rmcp::service::{Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 
 use crate::{Dialect, ErrorCode, Outcome, Response, Session};
+
+pub use embed::{call_tool, tool_specs, ToolReply, ToolSpec};
 
 /// How `hashline mcp` serves.
 #[derive(Debug, Clone, Copy, Default)]
