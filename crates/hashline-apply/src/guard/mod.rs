@@ -25,20 +25,24 @@ mod boundary;
 mod dead;
 mod echo;
 mod edges;
+mod emptied;
 mod indent;
 mod indent_block;
 mod layout;
 mod leftover;
 mod lexical;
+mod markdown;
 mod merged;
 mod names;
 mod orphan;
 mod payload;
+mod reach;
 mod scope;
 mod seam;
 mod sentence;
 mod syntax;
 mod transient;
+mod twice;
 
 use std::path::Path;
 
@@ -501,6 +505,7 @@ fn per_edit(s: &Subject<'_>) -> Result<Vec<String>, Refusal> {
     for edit in s.edits {
         one_edit(s, edit, &mut warnings)?;
     }
+    markdown::check(s, &mut warnings);
     Ok(warnings)
 }
 
@@ -519,6 +524,7 @@ fn one_edit(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) -> Result<
         }
         blank::warn(s, edit, warnings);
         names::check(s, edit, warnings);
+        emptied::check(s, edit, warnings);
         if let Some(what) = sentence::cut_sentence(s, edit) {
             warnings.push(format!(
                 "[W_RANGE_EDGE] {}: {what}; if it was not meant to go, leave it out of the range",
@@ -534,6 +540,8 @@ fn one_edit(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) -> Result<
     merged::check(s, edit, warnings);
     seam::check(s, edit, warnings);
     names::check(s, edit, warnings);
+    twice::check(s, edit, warnings);
+    emptied::check(s, edit, warnings);
     Ok(())
 }
 
@@ -573,4 +581,10 @@ pub(crate) fn refuse(
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_markdown;
+#[cfg(test)]
 mod tests_range;
+#[cfg(test)]
+mod tests_reach;
+#[cfg(test)]
+mod tests_twice;

@@ -3,7 +3,8 @@
 //!
 //! * [`undeclared`]: the range removes the line that declares a name (`let re = …`,
 //!   `output := …`, `import click`) which the payload or the lines after it in the same block
-//!   still use, and nothing else in the file binds that name (`W_UNDECLARED_NAME`);
+//!   still use, and nothing else in the file binds that name where the use sees it
+//!   ([`super::reach`]) (`W_UNDECLARED_NAME`);
 //! * [`redeclared`]: the payload's first (or last) row declares a name that the kept line right
 //!   above (or below) it declares too, in a form the language refuses twice in one scope (JS
 //!   `const`/`let`, Go `:=`/`var`, Rust `use` and items): the range stopped one line short and
@@ -17,6 +18,7 @@ use std::collections::{HashMap, HashSet};
 use hashline_core::{Edit, EditKind};
 
 use super::lexical::{code_part, indent, is_blank, Family};
+use super::reach::bound_in_reach;
 use super::Subject;
 
 /// A language whose binding forms this check reads.
@@ -105,13 +107,13 @@ fn undeclared(s: &Subject<'_>, lang: Lang, edit: &Edit) -> Option<String> {
                         .collect()
                 })
                 .contains(&name);
-            let used = if in_payload {
-                "the payload".to_owned()
+            let (used, at) = if in_payload {
+                ("the payload".to_owned(), n)
             } else {
-                let Some(n) = used_below(s, edit, &name, indent(line).len()) else {
+                let Some(below) = used_below(s, edit, &name, indent(line).len()) else {
                     continue;
                 };
-                format!("line {n}")
+                (format!("line {below}"), below)
             };
             // Bound again by any edit of the request (a `use` moved, a variable renamed).
             let rows_bind = s.row_bindings(|row| bindings(lang, &code_part(row, family)));
@@ -142,12 +144,14 @@ fn undeclared(s: &Subject<'_>, lang: Lang, edit: &Edit) -> Option<String> {
             });
             let total = s.bindings(|code| bindings(lang, code));
             let count = |m: &Bindings| m.get(&name).copied().unwrap_or(0);
-            if count(total) > count(inside) {
+            // Bound elsewhere in the file: in reach of the use (another function's `let re`
+            // or `output :=` does not count)?
+            if count(total) > count(inside) && bound_in_reach(s, lang, &name, at, (start, end)) {
                 continue;
             }
             return Some(format!(
                 "it removes line {n} (`{}`), which declares `{name}`; {used} still uses `{name}`, \
-                 and nothing else in the file declares it",
+                 and nothing else in its reach declares it",
                 line.trim()
             ));
         }
@@ -270,6 +274,17 @@ fn used_below(s: &Subject<'_>, edit: &Edit, name: &str, depth: usize) -> Option<
 pub(super) fn bindings(lang: Lang, code: &str) -> Vec<String> {
     let mut out = declares(lang, code);
     let t = code.trim_start();
+    // A Python `with …:` or `except …:` binds only what follows `as`; what it calls or
+    // catches is used, not bound (`with pytest.raises(click.Abort) as e:`).
+    let header = ["with ", "async with ", "except"]
+        .iter()
+        .any(|k| t.starts_with(k));
+    if lang == Lang::Python && header && !code.contains("lambda") && !code.contains(" for ") {
+        if let Some((_, after)) = code.split_once(" as ") {
+            out.extend(identifiers(after).map(|(_, id)| id.to_owned()));
+        }
+        return out;
+    }
     const BINDERS: [&str; 14] = [
         "def ", "fn ", "function", "func ", "lambda", "for ", "with ", "except", "catch", " as ",
         "=>", "|", "async ", "pub fn",
@@ -315,7 +330,7 @@ fn redeclared(s: &Subject<'_>, lang: Lang, edit: &Edit) -> Option<String> {
 }
 
 /// The names `code` declares in a form its language refuses twice in one scope.
-fn unique_declares(lang: Lang, code: &str) -> Vec<String> {
+pub(super) fn unique_declares(lang: Lang, code: &str) -> Vec<String> {
     let t = strip_export(code.trim_start());
     let unique = match lang {
         Lang::Python => false,

@@ -1,0 +1,138 @@
+//! Markdown structure a range one line off breaks, where a line decides how the rest of the
+//! document reads:
+//!
+//! * a code fence (```` ``` ````, `~~~`) or an HTML comment's `<!--` / `-->` swallowed or left
+//!   over: the text read pairs them all, the text after the request leaves one unpaired, and
+//!   the rest of the document flips between code and prose or is hidden
+//!   (`W_UNBALANCED_FENCE`);
+//! * a heading rewritten in the `#` form with its old form's text left above it or its `===`
+//!   underline left below it (`W_HEADING_LEFTOVER`).
+
+use hashline_core::Edit;
+
+use super::lexical::is_markdown;
+use super::{is_fence, Subject};
+
+/// Warn about the request's edits of a Markdown file (see the module doc).
+pub(super) fn check(s: &Subject<'_>, warnings: &mut Vec<String>) {
+    // A dialect of one hunk per call passes a multi-hunk change through texts in between,
+    // where a block's opener may come before its closer.
+    if !is_markdown(s.path) || s.one_hunk_per_call {
+        return;
+    }
+    unbalanced(s, warnings);
+    for edit in s.edits {
+        heading_leftover(s, edit, warnings);
+    }
+}
+
+/// Fence lines, and `<!--` less `-->` outside code (a Mermaid `A --> B` is no comment), in
+/// some lines, the first of them inside a fenced block when `inside`.
+fn tally<'l>(lines: impl Iterator<Item = &'l str>, mut inside: bool) -> (usize, isize) {
+    let mut fences = 0;
+    let mut comments = 0;
+    for line in lines {
+        if is_fence(line) {
+            fences += 1;
+            inside = !inside;
+        } else if !inside {
+            comments += count(line, "<!--") - count(line, "-->");
+        }
+    }
+    (fences, comments)
+}
+
+fn count(line: &str, what: &str) -> isize {
+    isize::try_from(line.matches(what).count()).unwrap_or(isize::MAX)
+}
+
+/// The request leaves a fence or an HTML comment unpaired that the text read paired.
+fn unbalanced(s: &Subject<'_>, warnings: &mut Vec<String>) {
+    let (fences, comments) = tally((1..=s.line_count()).map(|n| s.line(n)), false);
+    // A text that leaves either unpaired already is judged on the other alone.
+    let (fences_paired, comments_paired) = (fences % 2 == 0, comments == 0);
+    if !fences_paired && !comments_paired {
+        return;
+    }
+    // Each edit's change to both tallies: what its rows add less what its range removes.
+    let deltas: Vec<(isize, isize)> = s
+        .edits
+        .iter()
+        .map(|e| {
+            let (top, _) = s.neighbours(e);
+            let inside = s.fences_through(top) % 2 == 1;
+            let (rf, rc) = tally(e.rows.iter().map(String::as_str), inside);
+            let range = |(a, b): (usize, usize)| tally((a..=b).map(|n| s.line(n)), inside);
+            let (gf, gc) = Subject::replaced(e).map_or((0, 0), range);
+            let as_signed = |n: usize| isize::try_from(n).unwrap_or(isize::MAX);
+            (as_signed(rf) - as_signed(gf), rc - gc)
+        })
+        .collect();
+    let fence_sum: isize = deltas.iter().map(|d| d.0).sum();
+    let comment_sum: isize = deltas.iter().map(|d| d.1).sum();
+    let fence_off = fences_paired && fence_sum % 2 != 0;
+    let comment_off = comments_paired && comment_sum != 0;
+    if !fence_off && !comment_off {
+        return;
+    }
+    let culprit = s
+        .edits
+        .iter()
+        .zip(&deltas)
+        .find(|(_, d)| (fence_off && d.0 % 2 != 0) || (comment_off && d.1 != 0));
+    let Some((edit, _)) = culprit else {
+        return;
+    };
+    let what = if fence_off {
+        "a code fence (```) without its pair: the rest of the document flips between code \
+         and prose"
+    } else {
+        "an HTML comment's `<!--` or `-->` without its pair: the rest of the document is \
+         hidden or shows the comment"
+    };
+    warnings.push(format!(
+        "[W_UNBALANCED_FENCE] {}: the edit leaves {what}; if the range was not meant to take or \
+         keep that line, move its edge",
+        (s.label)(edit)
+    ));
+}
+
+/// The text of an ATX heading row (`## Title` → `Title`).
+fn atx_text(row: &str) -> Option<&str> {
+    let t = row.trim_start_matches('#');
+    let level = row.len() - t.len();
+    ((1..=6).contains(&level) && t.starts_with(' ')).then(|| t.trim())
+}
+
+/// A heading rewritten as `# Title` beside the old `Title` / `=====` pair's leftover.
+fn heading_leftover(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
+    let Some((start, end)) = Subject::replaced(edit) else {
+        return;
+    };
+    let first = edit.rows.iter().find(|r| !r.trim().is_empty());
+    let last = edit.rows.iter().rev().find(|r| !r.trim().is_empty());
+    let above = (start > 1 && s.survives(start - 1)).then(|| s.line(start - 1));
+    let below = (end < s.line_count() && s.survives(end + 1)).then(|| s.line(end + 1));
+    let underline = |l: &str| l.trim().len() >= 3 && l.trim().chars().all(|c| c == '=');
+    let text_above = match (first.and_then(|r| atx_text(r)), above) {
+        (Some(title), Some(line)) => !title.is_empty() && line.trim() == title,
+        _ => false,
+    };
+    let underline_below = matches!(
+        (last.and_then(|r| atx_text(r)), below),
+        (Some(_), Some(line)) if underline(line)
+    );
+    let n = if text_above {
+        start - 1
+    } else if underline_below {
+        end + 1
+    } else {
+        return;
+    };
+    warnings.push(format!(
+        "[W_HEADING_LEFTOVER] {}: a row is a `#` heading, and line {n} (`{}`) beside it is \
+         left of the heading's old form; if the range was meant to cover that line, widen it",
+        (s.label)(edit),
+        s.line(n).trim()
+    ));
+}
