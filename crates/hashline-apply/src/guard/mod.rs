@@ -27,6 +27,7 @@ mod echo;
 mod edges;
 mod indent;
 mod indent_block;
+mod indent_yaml;
 mod layout;
 mod leftover;
 mod lexical;
@@ -572,5 +573,9 @@ pub(crate) fn refuse(
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_echo;
+#[cfg(test)]
+mod tests_joins;
 #[cfg(test)]
 mod tests_range;

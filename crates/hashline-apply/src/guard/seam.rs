@@ -12,7 +12,11 @@
 //! * two items on a row of a one-item-per-row list (`"a", "b",` between `"c",` and `"d",`);
 //! * a line continuation `\` followed by more text on the same row, where the lines around
 //!   end with `\`;
-//! * in Markdown, a closing code fence after text on the same row.
+//! * a statement followed by a `}` that closes a block opened on an earlier row (`return }`),
+//!   where no code line of the file does so (gofmt, rustfmt and prettier give it a row);
+//! * in Markdown, a closing code fence after text on the same row, a list item holding its
+//!   bullet again (`* Fixed a. * Added b`) where no item of the file does, or two link
+//!   reference definitions on one row.
 //!
 //! Each is a warning (`W_MERGED_LINES`): the row may be meant.
 
@@ -56,6 +60,12 @@ pub(crate) struct Style {
     spaced_calls: usize,
     /// Markdown fences whose info string is text, not a language.
     wordy_fences: usize,
+    /// Code lines with a statement and then a `}` closing a block opened above.
+    closer_seams: usize,
+    /// Markdown list items holding their bullet again after text.
+    bullets_again: usize,
+    /// Markdown list items (`* `, `- `, `+ `).
+    list_items: usize,
 }
 
 impl Style {
@@ -73,6 +83,8 @@ impl Style {
             let line = s.line(n);
             if family == Family::Prose {
                 style.wordy_fences += usize::from(wordy_fence(line).is_some());
+                style.list_items += usize::from(bullet(line).is_some());
+                style.bullets_again += usize::from(bullet_again(line).is_some());
                 continue;
             }
             let start = lexer.feed(line);
@@ -88,6 +100,7 @@ impl Style {
             style.leader_again += usize::from(leader_again(line, family).is_some());
             style.brace_seams += usize::from(brace_seam(&code).is_some());
             style.spaced_calls += usize::from(spaced_call(&code).is_some());
+            style.closer_seams += usize::from(closer_after_code(&code).is_some());
             if python {
                 match inline_gap(line, &code) {
                     Some(1) => style.inline_one += 1,
@@ -250,6 +263,65 @@ fn spaced_call(code: &str) -> Option<String> {
     })
 }
 
+/// A `}` after code that closes a brace the row did not open (`\treturn }`,
+/// `return errors.New(x) },`): a block's last statement and its closer joined.
+fn closer_after_code(code: &str) -> Option<String> {
+    let t = code.trim();
+    if t.starts_with(['}', ')', ']']) {
+        return None;
+    }
+    let b = t.as_bytes();
+    let mut depth = 0usize;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'{' => depth += 1,
+            b'}' if depth > 0 => depth -= 1,
+            b'}' => {
+                let before = t[..i].trim_end();
+                let code_before = before.len() < i
+                    && before.ends_with(|c: char| c.is_alphanumeric() || "_)]\"';".contains(c));
+                return code_before.then(|| seam_text(b, i.saturating_sub(2), 3));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The bullet of a Markdown list item (`* `, `- `, `+ `), if `line` is one.
+fn bullet(line: &str) -> Option<char> {
+    let t = line.trim_start();
+    let b = t.chars().next().filter(|c| matches!(c, '*' | '-' | '+'))?;
+    t[1..].starts_with(' ').then_some(b)
+}
+
+/// A Markdown list item holding its bullet again after text, the next item's start
+/// (`* Fixed a. * Added b`): the text after it.
+fn bullet_again(line: &str) -> Option<String> {
+    let b = bullet(line)?;
+    let t = line.trim();
+    let again = format!(" {b} ");
+    let at = t.get(2..)?.find(&again)? + 2;
+    let after = &t[at + again.len()..];
+    let item = t[..at].trim_end().len() > 2
+        && after.starts_with(|c: char| c.is_uppercase() || c == '[' || c == '`');
+    item.then(|| after.chars().take(24).collect())
+}
+
+/// Two Markdown link reference definitions on one row (`[a]: url [b]: url`): the second
+/// label, which no longer defines anything.
+fn link_defs_joined(line: &str) -> Option<String> {
+    fn definition(t: &str) -> Option<&str> {
+        let rest = t.strip_prefix('[')?;
+        let close = rest.find("]:")?;
+        (close > 0 && !rest[..close].contains(['[', ']'])).then(|| rest[close + 2..].trim_start())
+    }
+    let rest = definition(line.trim())?;
+    let (_url, more) = rest.split_once(char::is_whitespace)?;
+    let more = more.trim_start();
+    definition(more).map(|_| more.chars().take(24).collect())
+}
+
 /// A Markdown fence line whose info string is not a language (or a `{directive}`) but text:
 /// the fence's next line joined on (```` ``` $ cargo install ripgrep ````).
 fn wordy_fence(line: &str) -> Option<String> {
@@ -320,11 +392,13 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
             continue;
         }
         let found = if family == Family::Prose {
-            closing_fence(row).or_else(|| {
-                let fence = wordy_fence(row)?;
-                (style().wordy_fences == 0)
-                    .then(|| format!("the code fence `{fence}` carries a line of text"))
-            })
+            closing_fence(row)
+                .or_else(|| {
+                    let fence = wordy_fence(row)?;
+                    (style().wordy_fences == 0)
+                        .then(|| format!("the code fence `{fence}` carries a line of text"))
+                })
+                .or_else(|| markdown_seam(s, row, &style))
         } else if start.text {
             continued(s, edit, row)
         } else {
@@ -344,6 +418,27 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
         }
     }
 }
+
+/// Two Markdown list items or link reference definitions on one row (outside code fences),
+/// where the file's own items never hold a bullet again.
+fn markdown_seam(s: &Subject<'_>, row: &str, style: &dyn Fn() -> Style) -> Option<String> {
+    if !(s.path.ends_with(".md") || s.path.ends_with(".markdown")) {
+        return None;
+    }
+    if let Some(next) = link_defs_joined(row) {
+        return Some(format!(
+            "a second link reference definition `{next}` follows the first on the row"
+        ));
+    }
+    let next = bullet_again(row)?;
+    let st = style();
+    (st.bullets_again == 0 && st.list_items >= MIN_LIST_ITEMS).then(|| {
+        format!("the list item holds the start of another item, `{next}`, which no item of the file does")
+    })
+}
+
+/// List items a Markdown file needs before its items' layout counts as a style.
+const MIN_LIST_ITEMS: usize = 4;
 
 /// A seam of a code row the file's style never has (brackets, comments, Python headers).
 fn code_seam(
@@ -401,6 +496,14 @@ fn code_seam(
             if style().spaced_calls == 0 && style().bracket_lines >= MIN_BRACKET_LINES {
                 return Some(format!(
                     "`{seam}` calls a method after a space, which no line of the file does"
+                ));
+            }
+        }
+        if let Some(seam) = closer_after_code(&code) {
+            if style().closer_seams == 0 && style().bracket_lines >= MIN_BRACKET_LINES {
+                return Some(format!(
+                    "`{seam}` closes a block after a statement on the same row, which no line \
+                     of the file does"
                 ));
             }
         }
@@ -552,6 +655,29 @@ mod tests {
         assert_eq!(inline_gap(line, &code), Some(2));
         let line = "text = \"Здравствуй, мир!\"";
         assert_eq!(inline_gap(line, &code_part(line, Family::Hash)), None);
+    }
+
+    #[test]
+    fn closers_after_code() {
+        assert!(closer_after_code("\treturn }").is_some());
+        assert!(closer_after_code("\t\t\treturn errors.New(____) },").is_some());
+        assert!(closer_after_code("\tif x { return }").is_none());
+        assert!(closer_after_code("\t})").is_none());
+        assert!(closer_after_code("\tx := T{a: 1}").is_none());
+    }
+
+    #[test]
+    fn markdown_items() {
+        assert_eq!(
+            bullet_again("* Fixed a. * Added b"),
+            Some("Added b".to_string())
+        );
+        assert!(bullet_again("* a * b").is_none());
+        assert!(bullet_again("- `x` - y").is_none());
+        assert!(bullet_again("Some * Text").is_none());
+        assert!(link_defs_joined("[a]: https://x/1 [1.0]: https://x/2").is_some());
+        assert!(link_defs_joined("[a]: https://x/1 \"title\"").is_none());
+        assert!(link_defs_joined("[a] [b]: x").is_none());
     }
 
     #[test]
