@@ -37,6 +37,7 @@ mod orphan;
 mod payload;
 mod scope;
 mod seam;
+mod seam_markdown;
 mod sentence;
 mod syntax;
 mod transient;

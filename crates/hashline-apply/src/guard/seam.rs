@@ -24,6 +24,7 @@ use hashline_core::{Edit, EditKind};
 
 use super::layout::Lexer;
 use super::lexical::{code_part, indent, is_blank, Family};
+use super::seam_markdown::{bullet, bullet_again, markdown_seam};
 use super::Subject;
 
 /// Lines above and below the edits read for the file's spacing.
@@ -63,9 +64,9 @@ pub(crate) struct Style {
     /// Code lines with a statement and then a `}` closing a block opened above.
     closer_seams: usize,
     /// Markdown list items holding their bullet again after text.
-    bullets_again: usize,
+    pub(super) bullets_again: usize,
     /// Markdown list items (`* `, `- `, `+ `).
-    list_items: usize,
+    pub(super) list_items: usize,
 }
 
 impl Style {
@@ -288,40 +289,6 @@ fn closer_after_code(code: &str) -> Option<String> {
     None
 }
 
-/// The bullet of a Markdown list item (`* `, `- `, `+ `), if `line` is one.
-fn bullet(line: &str) -> Option<char> {
-    let t = line.trim_start();
-    let b = t.chars().next().filter(|c| matches!(c, '*' | '-' | '+'))?;
-    t[1..].starts_with(' ').then_some(b)
-}
-
-/// A Markdown list item holding its bullet again after text, the next item's start
-/// (`* Fixed a. * Added b`): the text after it.
-fn bullet_again(line: &str) -> Option<String> {
-    let b = bullet(line)?;
-    let t = line.trim();
-    let again = format!(" {b} ");
-    let at = t.get(2..)?.find(&again)? + 2;
-    let after = &t[at + again.len()..];
-    let item = t[..at].trim_end().len() > 2
-        && after.starts_with(|c: char| c.is_uppercase() || c == '[' || c == '`');
-    item.then(|| after.chars().take(24).collect())
-}
-
-/// Two Markdown link reference definitions on one row (`[a]: url [b]: url`): the second
-/// label, which no longer defines anything.
-fn link_defs_joined(line: &str) -> Option<String> {
-    fn definition(t: &str) -> Option<&str> {
-        let rest = t.strip_prefix('[')?;
-        let close = rest.find("]:")?;
-        (close > 0 && !rest[..close].contains(['[', ']'])).then(|| rest[close + 2..].trim_start())
-    }
-    let rest = definition(line.trim())?;
-    let (_url, more) = rest.split_once(char::is_whitespace)?;
-    let more = more.trim_start();
-    definition(more).map(|_| more.chars().take(24).collect())
-}
-
 /// A Markdown fence line whose info string is not a language (or a `{directive}`) but text:
 /// the fence's next line joined on (```` ``` $ cargo install ripgrep ````).
 fn wordy_fence(line: &str) -> Option<String> {
@@ -418,27 +385,6 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
         }
     }
 }
-
-/// Two Markdown list items or link reference definitions on one row (outside code fences),
-/// where the file's own items never hold a bullet again.
-fn markdown_seam(s: &Subject<'_>, row: &str, style: &dyn Fn() -> Style) -> Option<String> {
-    if !(s.path.ends_with(".md") || s.path.ends_with(".markdown")) {
-        return None;
-    }
-    if let Some(next) = link_defs_joined(row) {
-        return Some(format!(
-            "a second link reference definition `{next}` follows the first on the row"
-        ));
-    }
-    let next = bullet_again(row)?;
-    let st = style();
-    (st.bullets_again == 0 && st.list_items >= MIN_LIST_ITEMS).then(|| {
-        format!("the list item holds the start of another item, `{next}`, which no item of the file does")
-    })
-}
-
-/// List items a Markdown file needs before its items' layout counts as a style.
-const MIN_LIST_ITEMS: usize = 4;
 
 /// A seam of a code row the file's style never has (brackets, comments, Python headers).
 fn code_seam(
@@ -664,20 +610,6 @@ mod tests {
         assert!(closer_after_code("\tif x { return }").is_none());
         assert!(closer_after_code("\t})").is_none());
         assert!(closer_after_code("\tx := T{a: 1}").is_none());
-    }
-
-    #[test]
-    fn markdown_items() {
-        assert_eq!(
-            bullet_again("* Fixed a. * Added b"),
-            Some("Added b".to_string())
-        );
-        assert!(bullet_again("* a * b").is_none());
-        assert!(bullet_again("- `x` - y").is_none());
-        assert!(bullet_again("Some * Text").is_none());
-        assert!(link_defs_joined("[a]: https://x/1 [1.0]: https://x/2").is_some());
-        assert!(link_defs_joined("[a]: https://x/1 \"title\"").is_none());
-        assert!(link_defs_joined("[a] [b]: x").is_none());
     }
 
     #[test]
