@@ -8,7 +8,7 @@
 use hashline_core::Edit;
 use hashline_syntax::hash_json::json::quote;
 
-use super::lexical::is_blank;
+use super::lexical::{indent, is_blank};
 use super::Subject;
 
 /// Lines equal up to trailing white space.
@@ -133,6 +133,15 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
     if tail == 1 && !(n == 1 && head == 1) {
         one(n, after, "after");
     }
+    if let Some((row, run, most)) = doubled_blank(s, edit) {
+        warnings.push(format!(
+            "[W_REPEATED_LINE] rows {row}-{} of {} are {run} blank lines in a row, where the \
+             file has at most {most} between such lines; if that was not meant, remove the \
+             extra blank line",
+            row + run - 1,
+            (s.label)(edit)
+        ));
+    }
     if let Some(i) = doubled_row(s, edit) {
         warnings.push(format!(
             "[W_REPEATED_LINE] rows {} and {} of {} are the same line ({}), which the file never \
@@ -201,14 +210,68 @@ fn longer_blank_run(
             .count()
     };
     let run = in_rows + beside;
-    let mut most = 0;
-    let mut current = 0;
-    for n in 1..=s.line_count() {
-        current = if is_blank(s.line(n)) { current + 1 } else { 0 };
-        most = most.max(current);
-        if most >= run {
-            return None;
+    // The lines the run would stand between: past the kept blank lines, and the payload's
+    // first written line on the other side.
+    let beyond = if below {
+        line + beside
+    } else {
+        line.saturating_sub(beside)
+    };
+    let beyond = (1..=s.line_count())
+        .contains(&beyond)
+        .then(|| s.line(beyond));
+    let written = if below {
+        rows.iter().rev().find(|r| !is_blank(r))
+    } else {
+        rows.iter().find(|r| !is_blank(r))
+    };
+    let (most, _) = most_in_a_row(s, beyond, written.map(String::as_str));
+    (run > most).then_some((run, most))
+}
+
+/// How many runs of blank lines (between two indented lines, for the rule inside blocks) a
+/// file needs before its longest run is its rule.
+const RUNS_FOR_RULE: usize = 4;
+
+/// The most blank lines the file has in a row between lines like `upper` and `lower`: inside a
+/// block (both indented) the file's own inner runs, where it has enough of them (PEP 8 and
+/// black keep two blank lines between top-level items and one inside a function; gofmt one
+/// everywhere), else its longest run anywhere; with the number of runs it was learned from.
+fn most_in_a_row(s: &Subject<'_>, upper: Option<&str>, lower: Option<&str>) -> (usize, usize) {
+    let runs = s.blank_runs();
+    let indented = |l: Option<&str>| l.is_some_and(|l| !indent(l).is_empty());
+    if indented(upper) && indented(lower) && runs.inner_runs >= RUNS_FOR_RULE {
+        (runs.inner_longest, runs.inner_runs)
+    } else {
+        (runs.longest, runs.runs)
+    }
+}
+
+/// A run of two or more blank rows between two written rows: `(first row, run, most)` (row
+/// 1-based) where the file would then hold more blank lines in a row, between such lines,
+/// than it ever does (a blank line restated twice: a text editor's `new_str` that repeats a
+/// blank line of its context). Runs at the payload's ends meet the file's own blank lines and
+/// are judged with them (the one-line echo above, the blank-run check of ranges).
+fn doubled_blank(s: &Subject<'_>, edit: &Edit) -> Option<(usize, usize, usize)> {
+    let rows = &edit.rows;
+    let mut i = 0;
+    while i < rows.len() {
+        if !is_blank(&rows[i]) {
+            i += 1;
+            continue;
+        }
+        let first = i;
+        while i < rows.len() && is_blank(&rows[i]) {
+            i += 1;
+        }
+        let run = i - first;
+        if first == 0 || i == rows.len() || run < 2 {
+            continue;
+        }
+        let (most, runs) = most_in_a_row(s, Some(&rows[first - 1]), Some(&rows[i]));
+        if run > most && runs >= RUNS_FOR_RULE {
+            return Some((first + 1, run, most));
         }
     }
-    Some((run, most))
+    None
 }

@@ -29,6 +29,7 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit) -> Result<(), Refusal> {
         .or_else(|| under_opener(&ix))
         .or_else(|| above_closer(&ix))
         .or_else(|| inside_brackets(&ix))
+        .or_else(|| super::indent_yaml::dedented_out_of_block(&ix))
         .or_else(|| shifted_by_one(s, e, &ctx));
     match what {
         Some(what) => Err(refuse(s, ErrorCode::Indentation, edit, what, RESEND)),

@@ -28,6 +28,7 @@ mod edges;
 mod emptied;
 mod indent;
 mod indent_block;
+mod indent_yaml;
 mod layout;
 mod leftover;
 mod lexical;
@@ -39,6 +40,7 @@ mod payload;
 mod reach;
 mod scope;
 mod seam;
+mod seam_markdown;
 mod sentence;
 mod syntax;
 mod transient;
@@ -580,6 +582,10 @@ pub(crate) fn refuse(
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_echo;
+#[cfg(test)]
+mod tests_joins;
 #[cfg(test)]
 mod tests_markdown;
 #[cfg(test)]

@@ -57,6 +57,10 @@ pub(super) fn outside_fences(s: &Subject<'_>, edit: &Edit) -> Vec<String> {
             } else if super::is_fence(r) {
                 inside = !inside;
                 String::new()
+            } else if inside && closes_after_newline(r) {
+                // The fence's closing line joined on by a literal `\n`: judged, and closed.
+                inside = false;
+                r.clone()
             } else if inside {
                 String::new()
             } else {
@@ -64,6 +68,12 @@ pub(super) fn outside_fences(s: &Subject<'_>, edit: &Edit) -> Vec<String> {
             }
         })
         .collect()
+}
+
+/// A row that holds a literal `\n` followed by a code fence (`$ cargo install x\n~~~`).
+fn closes_after_newline(row: &str) -> bool {
+    row.match_indices("\\n")
+        .any(|(at, _)| super::is_fence(&row[at + 2..]))
 }
 
 /// The first thing of `edit`'s rows that is not content, if any.
@@ -338,20 +348,23 @@ fn literal_newline(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<Strin
     // Inside a string or comment (a docstring, a wrapped help text) a `\n` followed by the
     // indentation of the lines around, four columns or more, and more text is the next line
     // joined on: a string meant to hold a newline goes on at its own margin.
-    let indented_in_text = |line: &str| {
+    // A row that starts inside a multi-line string or comment (a docstring's body) goes on,
+    // after a `\n`, at a hanging indent deeper than its own too (`:param x: a\n        b`).
+    let indented_in_text = |line: &str, body_of_text: bool| {
         family != Family::Prose
             && line.match_indices("\\n").any(|(at, _)| {
                 let tail = &line[at + 2..];
                 let w = indent(tail);
                 let next = tail[w.len()..].chars().next();
+                let hanging = body_of_text && w.len() > indent(line).len();
                 w.len() >= 4
                     && next.is_some_and(|c| !c.is_whitespace() && c != '\\')
-                    && (w == indent(line) || indents().contains(w))
+                    && (w == indent(line) || hanging || indents().contains(w))
                     && !line[..at].ends_with('\\')
             })
     };
     let markdown = family == Family::Prose && is_markdown(s.path);
-    let joins = |line: &str| {
+    let joins = |line: &str, body_of_text: bool| {
         if !line.contains("\\n") {
             return false;
         }
@@ -370,7 +383,9 @@ fn literal_newline(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<Strin
             let own = line.split_whitespace().next().unwrap_or("");
             let lead: String = own.chars().take(2).collect();
             let again = (own.starts_with(['/', '#']) && t.starts_with(lead.as_str()))
-                || ((own.starts_with('<') || family == Family::CLike) && t.starts_with('<'));
+                || ((own.starts_with('<') || family == Family::CLike) && t.starts_with('<'))
+                // A block comment's closing line (`text.\n\t*/`).
+                || (matches!(family, Family::CLike | Family::Rust) && t.starts_with("*/"));
             let starts_code = bullet
                 || again
                 || t.starts_with(|c: char| {
@@ -381,15 +396,25 @@ fn literal_newline(s: &Subject<'_>, edit: &Edit, family: Family) -> Option<Strin
             // a fence, a setext underline, a list) or a capital starts the next line.
             let prose_line = markdown
                 && tail.starts_with(|c: char| {
-                    c.is_whitespace() || c.is_uppercase() || "-*+>#|=`".contains(c)
+                    c.is_whitespace() || c.is_uppercase() || "-*+>#|=`[!".contains(c)
                 });
             prose_line
                 || (starts_code && (tail_indent == indent(line) || indents().contains(tail_indent)))
-        }) || indented_in_text(line)
+        }) || indented_in_text(line, body_of_text)
     };
-    let i = edit.rows.iter().position(|r| joins(r))?;
+    if !edit.rows.iter().any(|r| r.contains("\\n")) {
+        return None;
+    }
+    let (_, after) = s.neighbours(edit);
+    let first = Subject::replaced(edit).map_or(after, |(start, _)| start);
+    let mut lexer = s.lexer_before(first);
+    let i = edit
+        .rows
+        .iter()
+        .position(|r| joins(r, lexer.feed(r).text))?;
     if let Some((start, end)) = Subject::replaced(edit) {
-        if (start..=end).any(|n| joins(s.line(n))) {
+        let mut lexer = s.lexer_before(start);
+        if (start..=end).any(|n| joins(s.line(n), lexer.feed(s.line(n)).text)) {
             return None;
         }
     }

@@ -12,7 +12,11 @@
 //! * two items on a row of a one-item-per-row list (`"a", "b",` between `"c",` and `"d",`);
 //! * a line continuation `\` followed by more text on the same row, where the lines around
 //!   end with `\`;
-//! * in Markdown, a closing code fence after text on the same row.
+//! * a statement followed by a `}` that closes a block opened on an earlier row (`return }`),
+//!   where no code line of the file does so (gofmt, rustfmt and prettier give it a row);
+//! * in Markdown, a closing code fence after text on the same row, a list item holding its
+//!   bullet again (`* Fixed a. * Added b`) where no item of the file does, or two link
+//!   reference definitions on one row.
 //!
 //! Each is a warning (`W_MERGED_LINES`): the row may be meant.
 
@@ -20,6 +24,7 @@ use hashline_core::{Edit, EditKind};
 
 use super::layout::Lexer;
 use super::lexical::{code_part, indent, is_blank, Family};
+use super::seam_markdown::{bullet, bullet_again, markdown_seam};
 use super::Subject;
 
 /// Lines above and below the edits read for the file's spacing.
@@ -56,6 +61,12 @@ pub(crate) struct Style {
     spaced_calls: usize,
     /// Markdown fences whose info string is text, not a language.
     wordy_fences: usize,
+    /// Code lines with a statement and then a `}` closing a block opened above.
+    closer_seams: usize,
+    /// Markdown list items holding their bullet again after text.
+    pub(super) bullets_again: usize,
+    /// Markdown list items (`* `, `- `, `+ `).
+    pub(super) list_items: usize,
 }
 
 impl Style {
@@ -73,6 +84,8 @@ impl Style {
             let line = s.line(n);
             if family == Family::Prose {
                 style.wordy_fences += usize::from(wordy_fence(line).is_some());
+                style.list_items += usize::from(bullet(line).is_some());
+                style.bullets_again += usize::from(bullet_again(line).is_some());
                 continue;
             }
             let start = lexer.feed(line);
@@ -88,6 +101,7 @@ impl Style {
             style.leader_again += usize::from(leader_again(line, family).is_some());
             style.brace_seams += usize::from(brace_seam(&code).is_some());
             style.spaced_calls += usize::from(spaced_call(&code).is_some());
+            style.closer_seams += usize::from(closer_after_code(&code).is_some());
             if python {
                 match inline_gap(line, &code) {
                     Some(1) => style.inline_one += 1,
@@ -250,6 +264,31 @@ fn spaced_call(code: &str) -> Option<String> {
     })
 }
 
+/// A `}` after code that closes a brace the row did not open (`\treturn }`,
+/// `return errors.New(x) },`): a block's last statement and its closer joined.
+fn closer_after_code(code: &str) -> Option<String> {
+    let t = code.trim();
+    if t.starts_with(['}', ')', ']']) {
+        return None;
+    }
+    let b = t.as_bytes();
+    let mut depth = 0usize;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'{' => depth += 1,
+            b'}' if depth > 0 => depth -= 1,
+            b'}' => {
+                let before = t[..i].trim_end();
+                let code_before = before.len() < i
+                    && before.ends_with(|c: char| c.is_alphanumeric() || "_)]\"';".contains(c));
+                return code_before.then(|| seam_text(b, i.saturating_sub(2), 3));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// A Markdown fence line whose info string is not a language (or a `{directive}`) but text:
 /// the fence's next line joined on (```` ``` $ cargo install ripgrep ````).
 fn wordy_fence(line: &str) -> Option<String> {
@@ -320,11 +359,13 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
             continue;
         }
         let found = if family == Family::Prose {
-            closing_fence(row).or_else(|| {
-                let fence = wordy_fence(row)?;
-                (style().wordy_fences == 0)
-                    .then(|| format!("the code fence `{fence}` carries a line of text"))
-            })
+            closing_fence(row)
+                .or_else(|| {
+                    let fence = wordy_fence(row)?;
+                    (style().wordy_fences == 0)
+                        .then(|| format!("the code fence `{fence}` carries a line of text"))
+                })
+                .or_else(|| markdown_seam(s, row, &style))
         } else if start.text {
             continued(s, edit, row)
         } else {
@@ -401,6 +442,14 @@ fn code_seam(
             if style().spaced_calls == 0 && style().bracket_lines >= MIN_BRACKET_LINES {
                 return Some(format!(
                     "`{seam}` calls a method after a space, which no line of the file does"
+                ));
+            }
+        }
+        if let Some(seam) = closer_after_code(&code) {
+            if style().closer_seams == 0 && style().bracket_lines >= MIN_BRACKET_LINES {
+                return Some(format!(
+                    "`{seam}` closes a block after a statement on the same row, which no line \
+                     of the file does"
                 ));
             }
         }
@@ -552,6 +601,15 @@ mod tests {
         assert_eq!(inline_gap(line, &code), Some(2));
         let line = "text = \"Здравствуй, мир!\"";
         assert_eq!(inline_gap(line, &code_part(line, Family::Hash)), None);
+    }
+
+    #[test]
+    fn closers_after_code() {
+        assert!(closer_after_code("\treturn }").is_some());
+        assert!(closer_after_code("\t\t\treturn errors.New(____) },").is_some());
+        assert!(closer_after_code("\tif x { return }").is_none());
+        assert!(closer_after_code("\t})").is_none());
+        assert!(closer_after_code("\tx := T{a: 1}").is_none());
     }
 
     #[test]
