@@ -248,8 +248,6 @@ fn chunk(
     repeated: bool,
     reps: usize,
 ) -> Result<Step, String> {
-    let root = work.join("linear-chunk");
-    let file = root.join("e.ts");
     let (text, start): (Vec<String>, usize) = if repeated {
         let mut text = vec!["    }".to_string(); lines];
         let end = lines - 10;
@@ -273,19 +271,7 @@ fn chunk(
         }
     }
     patch.push_str("*** End Patch\n");
-    let request = work.join("linear-chunk.patch");
-    write(&request, patch.as_bytes())?;
-    let (time, rss, _) = med(reps, work, |r| {
-        write(&file, original.as_bytes())?;
-        let state = work.join(format!("state-linear-chunk-{r}"));
-        let _ = std::fs::remove_dir_all(&state);
-        let mut cmd = hl(bin, &root, &state);
-        cmd.args(["edit", "--dialect", "apply-patch", "--allow-syntax-errors"])
-            .arg(&request);
-        Ok(cmd)
-    })?;
-    let edited = std::fs::read_to_string(&file).map_err(|e| e.to_string())?;
-    let changed = edited.lines().filter(|l| l.ends_with(" // x")).count();
+    let (time, rss, changed) = patched(bin, work, "linear-chunk", &original, &patch, reps)?;
     let expected = if repeated { rows } else { rows / 2 };
     if changed != expected {
         return Err(format!("the chunk changed {changed} lines, not {expected}"));
@@ -301,8 +287,6 @@ fn chunk(
 /// One apply-patch update of a `lines`-line file with a chunk every 100 lines: three context
 /// lines, one line replaced, three context lines.
 fn many_chunks(bin: &Path, work: &Path, lines: usize, reps: usize) -> Result<Step, String> {
-    let root = work.join("linear-chunks");
-    let file = root.join("e.ts");
     let text: Vec<String> = (1..=lines).map(inputs::ts_line).collect();
     let original = text.join("\n") + "\n";
     let mut patch = String::from("*** Begin Patch\n*** Update File: e.ts\n");
@@ -319,19 +303,7 @@ fn many_chunks(bin: &Path, work: &Path, lines: usize, reps: usize) -> Result<Ste
         }
     }
     patch.push_str("*** End Patch\n");
-    let request = work.join("linear-chunks.patch");
-    write(&request, patch.as_bytes())?;
-    let (time, rss, _) = med(reps, work, |r| {
-        write(&file, original.as_bytes())?;
-        let state = work.join(format!("state-linear-chunks-{r}"));
-        let _ = std::fs::remove_dir_all(&state);
-        let mut cmd = hl(bin, &root, &state);
-        cmd.args(["edit", "--dialect", "apply-patch", "--allow-syntax-errors"])
-            .arg(&request);
-        Ok(cmd)
-    })?;
-    let edited = std::fs::read_to_string(&file).map_err(|e| e.to_string())?;
-    let changed = edited.lines().filter(|l| l.ends_with(" // x")).count();
+    let (time, rss, changed) = patched(bin, work, "linear-chunks", &original, &patch, reps)?;
     if changed != chunks {
         return Err(format!("the patch changed {changed} lines, not {chunks}"));
     }
@@ -341,6 +313,34 @@ fn many_chunks(bin: &Path, work: &Path, lines: usize, reps: usize) -> Result<Ste
         rss,
         note: String::new(),
     })
+}
+
+/// The V4A `patch` applied to `original` (written as `e.ts` in `work/name` before each run):
+/// the median time and peak RSS, and how many lines of the result end in ` // x`.
+fn patched(
+    bin: &Path,
+    work: &Path,
+    name: &str,
+    original: &str,
+    patch: &str,
+    reps: usize,
+) -> Result<(Duration, u64, usize), String> {
+    let root = work.join(name);
+    let file = root.join("e.ts");
+    let request = work.join(format!("{name}.patch"));
+    write(&request, patch.as_bytes())?;
+    let (time, rss, _) = med(reps, work, |r| {
+        write(&file, original.as_bytes())?;
+        let state = work.join(format!("state-{name}-{r}"));
+        let _ = std::fs::remove_dir_all(&state);
+        let mut cmd = hl(bin, &root, &state);
+        cmd.args(["edit", "--dialect", "apply-patch", "--allow-syntax-errors"])
+            .arg(&request);
+        Ok(cmd)
+    })?;
+    let edited = std::fs::read_to_string(&file).map_err(|e| e.to_string())?;
+    let changed = edited.lines().filter(|l| l.ends_with(" // x")).count();
+    Ok((time, rss, changed))
 }
 
 /// An ast-edit preview of `m` matches, one a line.

@@ -134,23 +134,8 @@ fn hash(level: Level, line: &str) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::seek::naive;
     use super::*;
-
-    /// The window comparison both searches replace.
-    fn naive(lines: &[&str], pattern: &[&str], from: usize, level: Level) -> Vec<usize> {
-        let Some(last) = lines.len().checked_sub(pattern.len()) else {
-            return Vec::new();
-        };
-        (from..=last)
-            .filter(|&i| {
-                lines[i..i + pattern.len()]
-                    .iter()
-                    .zip(pattern)
-                    .all(|(a, b)| level.same(a, b))
-            })
-            .take(3)
-            .collect()
-    }
 
     proptest::proptest! {
         /// Searched again and again (so the index answers, not the first scan), the index

@@ -210,6 +210,24 @@ fn occurrences_by(
     hits
 }
 
+/// The window comparison both searches replace (tests compare them with it): the first three
+/// starts from `from` where every line of `pattern` is the same at `level`.
+#[cfg(test)]
+pub(crate) fn naive(lines: &[&str], pattern: &[&str], from: usize, level: Level) -> Vec<usize> {
+    let Some(last) = lines.len().checked_sub(pattern.len()) else {
+        return Vec::new();
+    };
+    (from..=last)
+        .filter(|&i| {
+            lines[i..i + pattern.len()]
+                .iter()
+                .zip(pattern)
+                .all(|(a, b)| level.same(a, b))
+        })
+        .take(3)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,22 +264,6 @@ mod tests {
             ),
             Seek::Missing
         );
-    }
-
-    /// The window comparison `scan` replaces.
-    fn naive(lines: &[&str], pattern: &[&str], from: usize, level: Level) -> Vec<usize> {
-        let Some(last) = lines.len().checked_sub(pattern.len()) else {
-            return Vec::new();
-        };
-        (from..=last)
-            .filter(|&i| {
-                lines[i..i + pattern.len()]
-                    .iter()
-                    .zip(pattern)
-                    .all(|(a, b)| level.same(a, b))
-            })
-            .take(3)
-            .collect()
     }
 
     proptest::proptest! {

@@ -78,6 +78,21 @@ const ITEMS: [&str; 14] = [
     "#[",
 ];
 
+/// `t` without the modifiers that may precede an item's keyword (`export`, `pub`, `async`).
+fn without_modifiers(mut t: &str) -> &str {
+    for m in ["export ", "pub ", "pub(crate) ", "async ", "default "] {
+        t = t.strip_prefix(m).unwrap_or(t);
+    }
+    t
+}
+
+/// Whether `line` declares an item (a function, a type, a decorated or attributed one), past
+/// its modifiers.
+pub(super) fn starts_item(line: &str) -> bool {
+    let t = without_modifiers(line.trim_start());
+    ITEMS.iter().any(|k| t.starts_with(k))
+}
+
 /// Whether a blank line between `upper` and the lines from `lower` on (the lines that would
 /// meet without it) separates two items. In prose every blank does: it ends a paragraph. In
 /// code it does not when it only pads a block (after an opener, before a closer), nor between
@@ -128,10 +143,7 @@ fn separates<'a>(s: &Subject<'_>, upper: &str, mut lower: impl Iterator<Item = &
         .map(str::trim)
         .find(|t| !comment(t))
         .unwrap_or(low);
-    let mut t = item;
-    for m in ["export ", "pub ", "pub(crate) ", "async ", "default "] {
-        t = t.strip_prefix(m).unwrap_or(t);
-    }
+    let t = without_modifiers(item);
     // A closer ends an item only at the top level; inside a body the statement after a closed
     // `if`/`for` block is another statement of that body, unless it declares a member (a
     // method opens its body without a keyword in JS/TS/Java classes).
@@ -148,10 +160,7 @@ fn separates<'a>(s: &Subject<'_>, upper: &str, mut lower: impl Iterator<Item = &
 /// the same follows its style.
 fn joined_in_file(s: &Subject<'_>, upper: &str, first: &str, keyword: Option<&str>) -> bool {
     let starts_item = |line: &str| {
-        let mut t = line.trim();
-        for m in ["export ", "pub ", "pub(crate) ", "async ", "default "] {
-            t = t.strip_prefix(m).unwrap_or(t);
-        }
+        let t = without_modifiers(line.trim());
         match keyword {
             Some(k) => t.starts_with(k),
             None => opens_member(t),

@@ -187,26 +187,8 @@ fn statement_comment(s: &Subject<'_>, n: usize) -> bool {
     if !plain || n >= s.line_count() {
         return false;
     }
-    const ITEMS: [&str; 16] = [
-        "def ",
-        "class ",
-        "fn ",
-        "func ",
-        "function",
-        "type ",
-        "struct ",
-        "enum ",
-        "impl",
-        "trait ",
-        "interface ",
-        "pub ",
-        "export ",
-        "async ",
-        "@",
-        "#[",
-    ];
-    let next = s.line(n + 1).trim_start();
-    !is_blank(next) && !ITEMS.iter().any(|k| next.starts_with(k))
+    let next = s.line(n + 1);
+    !is_blank(next) && !super::blank::starts_item(next)
 }
 
 /// How far below a range a dropped binding is looked for.

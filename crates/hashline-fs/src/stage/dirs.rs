@@ -161,16 +161,8 @@ fn identity(fd: &OwnedFd, target: &Target) -> Result<(u64, u64), FsError> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::target;
     use super::*;
-
-    fn target(root: &Path, rel: &str) -> Target {
-        let real = root.join(rel);
-        Target {
-            display: rel.to_owned(),
-            key: real.to_string_lossy().into_owned(),
-            real,
-        }
-    }
 
     /// Walks to `rel`'s directory and hands it to `dirs`, as staging does.
     fn adopt(dirs: &Dirs<'_>, root: &Path, rel: &str) -> PathBuf {

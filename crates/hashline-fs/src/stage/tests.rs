@@ -4,7 +4,8 @@
 use super::*;
 use std::io::Write;
 
-fn target(root: &Path, rel: &str) -> Target {
+/// The target `rel` under `root`, as the workspace resolves it.
+pub(super) fn target(root: &Path, rel: &str) -> Target {
     let real = root.join(rel);
     Target {
         display: rel.to_owned(),
