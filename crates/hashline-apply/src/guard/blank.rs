@@ -276,8 +276,27 @@ fn joined_by_delete(s: &Subject<'_>, edit: &Edit) -> Option<String> {
     ))
 }
 
-/// Blank runs a file must have before its longest one is taken as its rule.
-const RUNS_FOR_RULE: usize = 4;
+/// Blank runs a file must have before its longest one is taken as its rule (between two
+/// indented lines, for the rule inside blocks).
+pub(super) const RUNS_FOR_RULE: usize = 4;
+
+/// The most blank lines the file has in a row between lines like `upper` and `lower`: inside a
+/// block (both indented) the file's own inner runs, where it has enough of them (PEP 8 and
+/// black keep two blank lines between top-level items and one inside a function; gofmt one
+/// everywhere), else its longest run anywhere; with the number of runs it was learned from.
+pub(super) fn most_in_a_row(
+    s: &Subject<'_>,
+    upper: Option<&str>,
+    lower: Option<&str>,
+) -> (usize, usize) {
+    let runs = s.blank_runs();
+    let indented = |l: Option<&str>| l.is_some_and(|l| !indent(l).is_empty());
+    if indented(upper) && indented(lower) && runs.inner_runs >= RUNS_FOR_RULE {
+        (runs.inner_longest, runs.inner_runs)
+    } else {
+        (runs.longest, runs.runs)
+    }
+}
 
 /// Runs of blank lines longer than this are not judged (nor walked past).
 const LONGEST_JUDGED: usize = 32;
@@ -355,7 +374,6 @@ fn blank_run(s: &Subject<'_>, edit: &Edit) -> Option<String> {
     }
     // Inside a block (the lines around the run indented) the file's own inner runs are the
     // rule: PEP 8 keeps two blank lines between top-level items and one inside a function.
-    let runs_of = s.blank_runs();
     let near = |n: usize, up: bool| {
         let mut k = n;
         while k >= 1 && k <= s.line_count() && is_blank(s.line(k)) {
@@ -366,13 +384,7 @@ fn blank_run(s: &Subject<'_>, edit: &Edit) -> Option<String> {
     let top = edit.rows.iter().find(|r| !is_blank(r)).map(String::as_str);
     let above_line = near(start.saturating_sub(1), true);
     let below_line = near(end + 1, false);
-    let inside = |l: Option<&str>| l.is_some_and(|l| !indent(l).is_empty());
-    let inner = inside(above_line.or(top)) && inside(below_line.or(top));
-    let (longest, runs) = if inner && runs_of.inner_runs >= RUNS_FOR_RULE {
-        (runs_of.inner_longest, runs_of.inner_runs)
-    } else {
-        (runs_of.longest, runs_of.runs)
-    };
+    let (longest, runs) = most_in_a_row(s, above_line.or(top), below_line.or(top));
     if runs < RUNS_FOR_RULE || run <= longest || longest >= LONGEST_JUDGED {
         return None;
     }

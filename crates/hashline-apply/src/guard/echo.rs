@@ -8,7 +8,8 @@
 use hashline_core::Edit;
 use hashline_syntax::hash_json::json::quote;
 
-use super::lexical::{indent, is_blank};
+use super::blank::{most_in_a_row, RUNS_FOR_RULE};
+use super::lexical::is_blank;
 use super::Subject;
 
 /// Lines equal up to trailing white space.
@@ -227,24 +228,6 @@ fn longer_blank_run(
     };
     let (most, _) = most_in_a_row(s, beyond, written.map(String::as_str));
     (run > most).then_some((run, most))
-}
-
-/// How many runs of blank lines (between two indented lines, for the rule inside blocks) a
-/// file needs before its longest run is its rule.
-const RUNS_FOR_RULE: usize = 4;
-
-/// The most blank lines the file has in a row between lines like `upper` and `lower`: inside a
-/// block (both indented) the file's own inner runs, where it has enough of them (PEP 8 and
-/// black keep two blank lines between top-level items and one inside a function; gofmt one
-/// everywhere), else its longest run anywhere; with the number of runs it was learned from.
-fn most_in_a_row(s: &Subject<'_>, upper: Option<&str>, lower: Option<&str>) -> (usize, usize) {
-    let runs = s.blank_runs();
-    let indented = |l: Option<&str>| l.is_some_and(|l| !indent(l).is_empty());
-    if indented(upper) && indented(lower) && runs.inner_runs >= RUNS_FOR_RULE {
-        (runs.inner_longest, runs.inner_runs)
-    } else {
-        (runs.longest, runs.runs)
-    }
 }
 
 /// A run of two or more blank rows between two written rows: `(first row, run, most)` (row

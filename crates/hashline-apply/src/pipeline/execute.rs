@@ -123,21 +123,7 @@ pub(crate) fn execute_beside<F: FrontEnd, R: Send>(
                 (target, checked, false)
             }
         };
-        done.push(Done {
-            link: is_link,
-            target,
-            dest,
-            land: checked.land,
-            old_text: checked.old_text,
-            noop: checked.noop,
-            changes: checked.changes,
-            new_text: checked.new_text,
-            new_tag: std::sync::OnceLock::new(),
-            warnings: checked.warnings,
-            old_bytes: checked.old_bytes,
-            new_bytes: checked.new_bytes,
-            undo: None,
-        });
+        done.push(done_of(is_link, target, dest, checked));
     }
     front.before_commit(&done)?;
     links::alone(&done)?;
@@ -221,11 +207,16 @@ fn resolve(disk: &dyn Disk, intent: &Intent) -> Resolved {
 /// The deletion of a symlink that points outside the root: the link is removed, its target
 /// never read.
 fn unlinked(link: Target) -> Done {
-    let checked = Checked::deleted(Vec::new());
+    done_of(true, link, None, Checked::deleted(Vec::new()))
+}
+
+/// The file `target` (moving to `dest`; `link`: a symlink itself) with its checked result,
+/// not yet written.
+fn done_of(link: bool, target: Target, dest: Option<Target>, checked: Checked) -> Done {
     Done {
-        link: true,
-        target: link,
-        dest: None,
+        link,
+        target,
+        dest,
         land: checked.land,
         old_text: checked.old_text,
         noop: checked.noop,

@@ -4,10 +4,12 @@
 //! protocol asks), queues no preview and writes nothing, and goes on serving the next calls.
 //! Raw JSON-RPC lines through the real binary; no timing is measured.
 
-use std::io::{BufRead, BufReader, Write};
+use crate::support;
+
+use std::io::Write;
 use std::path::Path;
-use std::process::{ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+use std::process::{ChildStdin, Stdio};
+use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 use serde_json::{json, Value};
@@ -39,31 +41,8 @@ struct Server {
 
 impl Server {
     fn start(root: &Path, state: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hashline"))
-            .arg("--root")
-            .arg(root)
-            .arg("--state")
-            .arg(state)
-            .arg("--session")
-            .arg("cancel")
-            .arg("mcp")
-            .env_remove("HASHLINE_SESSION")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn hashline mcp");
-        let stdout = child.stdout.take().expect("stdout");
-        let (send, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { return };
-                if send.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        let stdin = child.stdin.take().expect("stdin");
+        let (child, stdin, lines) =
+            support::mcp::spawn_raw(root, state, &["--session", "cancel"], Stdio::null());
         Server {
             stdin,
             lines,

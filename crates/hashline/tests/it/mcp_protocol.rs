@@ -4,9 +4,11 @@
 //! array or that has no `name`) is answered — a JSON-RPC error, or an `E_BAD_SHAPE` tool result
 //! for a bad `tools/call` — with one line on standard error, and the server keeps serving.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+use crate::support;
+
+use std::io::{Read, Write};
+use std::process::{ChildStdin, Stdio};
+use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 use serde_json::{json, Value};
@@ -20,29 +22,7 @@ struct Server {
 
 impl Server {
     fn start(root: &std::path::Path, state: &std::path::Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hashline"))
-            .arg("--root")
-            .arg(root)
-            .arg("--state")
-            .arg(state)
-            .arg("mcp")
-            .env_remove("HASHLINE_SESSION")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn hashline mcp");
-        let stdout = child.stdout.take().expect("stdout");
-        let (send, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { return };
-                if send.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        let stdin = child.stdin.take().expect("stdin");
+        let (child, stdin, lines) = support::mcp::spawn_raw(root, state, &[], Stdio::piped());
         Server {
             stdin,
             lines,

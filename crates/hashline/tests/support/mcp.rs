@@ -154,3 +154,44 @@ pub fn rss_kib(pid: u32) -> Option<u64> {
         .find_map(|l| l.strip_prefix("VmRSS:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
 }
+
+/// `hashline --root ROOT --state STATE ARGS… mcp` spoken to with raw JSON-RPC lines: the child,
+/// its standard input, and its output lines as a thread reads them (stderr as `stderr` says).
+pub fn spawn_raw(
+    root: &Path,
+    state: &Path,
+    args: &[&str],
+    stderr: std::process::Stdio,
+) -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    std::sync::mpsc::Receiver<String>,
+) {
+    use std::io::BufRead;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hashline"))
+        .arg("--root")
+        .arg(root)
+        .arg("--state")
+        .arg(state)
+        .args(args)
+        .arg("mcp")
+        .env_remove("HASHLINE_SESSION")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("spawn hashline mcp");
+    let stdout = child.stdout.take().expect("stdout");
+    let (send, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { return };
+            if send.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let stdin = child.stdin.take().expect("stdin");
+    (child, stdin, lines)
+}
