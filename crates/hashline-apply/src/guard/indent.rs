@@ -5,7 +5,8 @@
 
 use hashline_core::{Edit, ErrorCode};
 
-use super::indent_block::{above_closer, braced, inside_brackets, under_opener};
+use super::indent_block::{above_closer, braced, inside_brackets};
+use super::indent_opener::under_opener;
 use super::lexical::{indent, is_blank, width, Family};
 use super::scope::Ix;
 use super::{refuse, Refusal, Subject};
@@ -30,6 +31,7 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit) -> Result<(), Refusal> {
         .or_else(|| above_closer(&ix))
         .or_else(|| inside_brackets(&ix))
         .or_else(|| super::indent_yaml::dedented_out_of_block(&ix))
+        .or_else(|| super::indent_comment::star_dropped(&ix))
         .or_else(|| shifted_by_one(s, e, &ctx));
     match what {
         Some(what) => Err(refuse(s, ErrorCode::Indentation, edit, what, RESEND)),

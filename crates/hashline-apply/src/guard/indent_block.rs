@@ -6,7 +6,7 @@
 use super::indent::lost;
 use super::layout::Start;
 use super::lexical::{code_part, is_blank, width, Family};
-use super::scope::{Above, Ix};
+use super::scope::Ix;
 use super::Subject;
 
 /// [`dropped`] with braces: each row at `floor` or deeper, where a row that closes a block
@@ -184,87 +184,4 @@ pub(super) fn inside_brackets(ix: &Ix<'_, '_>) -> Option<String> {
             )
         })
     })
-}
-
-/// Whether `line` (starting at `st`) opens a block whose body must be indented deeper: it
-/// ends with `{` (or, in Python, with `:` outside brackets), outside strings and comments.
-fn opens_block(line: &str, st: Start, family: Family, python: bool) -> bool {
-    // Blanking strings and cutting comments never adds a `{` or `:`: a line without one opens
-    // nothing (most lines; this check runs on lines around every edit).
-    if st.text || st.ends_in_text || !(line.contains('{') || (python && line.contains(':'))) {
-        return false;
-    }
-    let code = code_part(line, family);
-    let code = code.trim_end();
-    code.ends_with('{') || (python && st.depth_end == 0 && code.ends_with(':'))
-}
-
-/// A row right after a block opener (a payload row, or for the first row the line above the
-/// edit) that is not indented deeper than the opener's statement, and is not a closer or a
-/// `case`.
-pub(super) fn under_opener(ix: &Ix<'_, '_>) -> Option<String> {
-    let s = ix.s;
-    let family = Family::of(s.path);
-    if matches!(family, Family::Prose | Family::Data)
-        || s.path.ends_with(".yaml")
-        || s.path.ends_with(".yml")
-    {
-        return None;
-    }
-    let python = s.path.ends_with(".py") || s.path.ends_with(".pyi");
-    let (before, after) = s.neighbours(&ix.edit);
-    let found = row_under_opener(ix, family, python)?;
-    // Only where the file itself indents block bodies (some opener near the edit is followed
-    // by a deeper line in the text as read, the lines the edit replaces included: the body it
-    // rewrites is evidence too): synthetic or minified code is left alone.
-    let lo = before.saturating_sub(10).max(1);
-    let hi = (after + 10).min(s.line_count());
-    let next_line = |n: usize| (n + 1..=hi).find(|&m| !is_blank(s.line(m)));
-    let indents_blocks = (lo..hi).any(|n| {
-        opens_block(s.line(n), ix.start(n), family, python)
-            && next_line(n).is_some_and(|m| width(s.line(m), 4) > width(s.line(n), 4))
-    });
-    indents_blocks.then_some(found)
-}
-
-/// The first of the edit's rows that follows a block opener without being indented deeper
-/// than the opener's statement (what [`under_opener`] reports where the file indents block
-/// bodies).
-fn row_under_opener(ix: &Ix<'_, '_>, family: Family, python: bool) -> Option<String> {
-    let s = ix.s;
-    // The opener's text, whether it opens a block, and its statement's indentation.
-    let mut opener: Option<(&str, bool, usize)> = ix.above().map(|a| match a {
-        Above::Line(n) => (
-            s.line(n),
-            opens_block(s.line(n), ix.start(n), family, python),
-            ix.statement_width(n),
-        ),
-        Above::Row(r) => (
-            r,
-            opens_block(r, Start::default(), family, python),
-            width(r, 4),
-        ),
-    });
-    for (i, row) in ix.edit.rows.iter().enumerate() {
-        if is_blank(row) {
-            continue;
-        }
-        if let Some((open, true, base)) = opener {
-            let t = row.trim_start();
-            let resumes = t.starts_with(['}', ')', ']'])
-                || t.starts_with("case ")
-                || t.starts_with("default:")
-                || t.starts_with("default ");
-            if !resumes && width(row, 4) <= base {
-                return Some(format!(
-                    "row {} is not indented under `{}`, which opens a block",
-                    i + 1,
-                    open.trim()
-                ));
-            }
-        }
-        let opens = opens_block(row, ix.rows[i], family, python);
-        opener = Some((row, opens, ix.row_statement_width(i)));
-    }
-    None
 }

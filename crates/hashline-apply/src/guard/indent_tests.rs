@@ -250,3 +250,120 @@ fn the_only_body_near_the_edit_is_evidence_that_the_file_indents_bodies() {
         Ok(vec![])
     );
 }
+
+#[test]
+fn a_new_block_written_flat_is_refused_where_the_file_indents_blocks() {
+    // The block's own lines far above the insert (beyond a few lines) are the evidence.
+    let mut file = String::from("impl A for B {\n    fn next(&mut self) -> u8 {\n");
+    file.push_str(&"        x();\n".repeat(20));
+    file.push_str("    }\n}\n");
+    let n = file.lines().count();
+    let flat = [
+        "",
+        "impl C for B {",
+        "fn len(&self) -> usize {",
+        "1",
+        "}",
+        "}",
+    ];
+    assert_eq!(
+        run("a.rs", &file, vec![insert_after(n, &flat)]),
+        Err(ErrorCode::Indentation)
+    );
+    let good = [
+        "",
+        "impl C for B {",
+        "    fn len(&self) -> usize {",
+        "        1",
+        "    }",
+        "}",
+    ];
+    assert_eq!(run("a.rs", &file, vec![insert_after(n, &good)]), Ok(vec![]));
+}
+
+#[test]
+fn bracket_entries_written_flat_are_refused_where_the_file_indents_them() {
+    let rs = "#![allow(clippy::eq_op)]\n\nfn f() {\n    g(\n        1,\n    );\n}\n";
+    let flat = [
+        "#![allow(",
+        "clippy::eq_op,",
+        "clippy::wildcard_imports",
+        ")]",
+    ];
+    assert_eq!(
+        run("a.rs", rs, vec![replace(1, 1, &flat)]),
+        Err(ErrorCode::Indentation)
+    );
+    let good = [
+        "#![allow(",
+        "    clippy::eq_op,",
+        "    clippy::wildcard_imports",
+        ")]",
+    ];
+    assert_eq!(run("a.rs", rs, vec![replace(1, 1, &good)]), Ok(vec![]));
+    let go = "package a\n\nimport (\n\t\"fmt\"\n)\n\nconst x = 1\n";
+    let flat = ["const (", "a = 1", "b = 2", ")"];
+    assert_eq!(
+        run("a.go", go, vec![replace(7, 7, &flat)]),
+        Err(ErrorCode::Indentation)
+    );
+    let py = "from a import (\n    b,\n)\nx = 1\n";
+    assert_eq!(
+        run(
+            "a.py",
+            py,
+            vec![replace(4, 4, &["from c import (", "d, e", ")"])]
+        ),
+        Err(ErrorCode::Indentation)
+    );
+}
+
+#[test]
+fn flat_bodies_the_file_itself_writes_pass() {
+    // A file that writes bracket entries flat elsewhere; a `case` at its `switch`'s level;
+    // a shell array (no bracket rule outside code).
+    let py = "X = [\n1,\n2,\n]\ny = f(\n    3,\n)\nz = 0\n";
+    assert_eq!(
+        run("a.py", py, vec![replace(8, 8, &["Z = [", "0,", "]"])]),
+        Ok(vec![])
+    );
+    let go = "package a\n\nfunc f(x int) {\n\tswitch x {\n\tcase 1:\n\t\treturn\n\t}\n}\n";
+    let rows = ["\tswitch x {", "\tcase 2:", "\t\treturn", "\t}"];
+    assert_eq!(run("a.go", go, vec![replace(4, 7, &rows)]), Ok(vec![]));
+    let sh = "f() {\n  echo a\n}\nx=1\n";
+    assert_eq!(
+        run("a.sh", sh, vec![replace(4, 4, &["ARR=(", "a", "b", ")"])]),
+        Ok(vec![])
+    );
+}
+
+#[test]
+fn a_fenced_code_row_under_its_opener_keeps_its_indentation() {
+    let md = "# T\n\n```js\nfor (const a of b()) {\n\tgo(a);\n}\n```\n\nText.\n";
+    assert_eq!(
+        run("a.md", md, vec![replace(5, 5, &["go(a);"])]),
+        Err(ErrorCode::Indentation)
+    );
+    assert_eq!(
+        run("a.md", md, vec![replace(5, 5, &["\tgo(b);"])]),
+        Ok(vec![])
+    );
+    // A fence without a language the check knows, and prose outside fences: left alone.
+    let sh = "```\nfor a in b; do {\n\techo\n}\n```\n";
+    assert_eq!(run("a.md", sh, vec![replace(3, 3, &["echo"])]), Ok(vec![]));
+}
+
+#[test]
+fn comment_rows_that_lost_their_indentation_are_refused() {
+    let js = "/**\n * Doc.\n * More.\n */\n\nvar a = 1;\n";
+    let flat = ["/**", "* WARNING:", "*  Careful.", "*/"];
+    assert_eq!(
+        run("a.js", js, vec![replace(1, 4, &flat)]),
+        Err(ErrorCode::Indentation)
+    );
+    let good = ["/**", " * WARNING:", " *  Careful.", " */"];
+    assert_eq!(run("a.js", js, vec![replace(1, 4, &good)]), Ok(vec![]));
+    // A file whose comments put the `*` under the `/`: its own style.
+    let own = "/*\n* Doc.\n* More.\n*/\n\nvar a = 1;\n";
+    assert_eq!(run("a.js", own, vec![replace(1, 4, &flat)]), Ok(vec![]));
+}

@@ -28,6 +28,8 @@ mod edges;
 mod emptied;
 mod indent;
 mod indent_block;
+mod indent_comment;
+mod indent_opener;
 mod indent_yaml;
 mod layout;
 mod leftover;

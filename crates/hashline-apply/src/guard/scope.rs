@@ -81,6 +81,12 @@ impl<'a, 's> Ix<'a, 's> {
             .unwrap_or_default()
     }
 
+    /// The original lines whose starts were scanned (`start` knows them): from about 66
+    /// lines above the rows to 16 below.
+    pub(super) fn window(&self) -> (usize, usize) {
+        (self.lo, self.lo + self.orig.len().saturating_sub(1))
+    }
+
     /// Whether original line `n` is in the result (kept by every edit, or restated).
     fn survives(&self, n: usize) -> bool {
         self.s.survives(n) || self.keep.iter().any(|&(a, b)| a <= n && n <= b)
