@@ -32,6 +32,7 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit) -> Result<(), Refusal> {
         .or_else(|| inside_brackets(&ix))
         .or_else(|| super::indent_yaml::dedented_out_of_block(&ix))
         .or_else(|| super::indent_comment::star_dropped(&ix))
+        .or_else(|| super::py_scope::outside_function(&ix))
         .or_else(|| shifted_by_one(s, e, &ctx));
     match what {
         Some(what) => Err(refuse(s, ErrorCode::Indentation, edit, what, RESEND)),

@@ -367,3 +367,45 @@ fn comment_rows_that_lost_their_indentation_are_refused() {
     let own = "/*\n* Doc.\n* More.\n*/\n\nvar a = 1;\n";
     assert_eq!(run("a.js", own, vec![replace(1, 4, &flat)]), Ok(vec![]));
 }
+
+#[test]
+fn a_python_return_or_self_row_outside_any_function_is_refused() {
+    let py = "class A:\n    def f(self, e):\n        if e:\n            return 1\n        return 2\n\n    def g(self):\n        r = get(\n            'x')\n        self.check(r)\n";
+    // `return` dropped into the class body; `self.` dropped out of its method.
+    assert_eq!(
+        run("a.py", py, vec![replace(5, 5, &["    return 2"])]),
+        Err(ErrorCode::Indentation)
+    );
+    assert_eq!(
+        run("a.py", py, vec![replace(10, 10, &["    self.check(r)"])]),
+        Err(ErrorCode::Indentation)
+    );
+    // At their function's level, and a class attribute: meant.
+    assert_eq!(
+        run("a.py", py, vec![replace(5, 5, &["        return 3"])]),
+        Ok(vec![])
+    );
+    assert_eq!(
+        run("a.py", py, vec![insert_after(1, &["    x = 1"])]),
+        Ok(vec![])
+    );
+}
+
+#[test]
+fn a_return_below_a_wrapped_signature_or_far_down_a_function_passes() {
+    // The signature's `) -> int:` closes brackets opened above: no header of its own.
+    let py = "def f(\n    a,\n    b,\n) -> int:\n    x = a\n    return x\n";
+    assert_eq!(
+        run("a.py", py, vec![replace(6, 6, &["    return b"])]),
+        Ok(vec![])
+    );
+    // A function longer than the lines scanned around the edit: no verdict.
+    let mut long = String::from("def g():\n    \"\"\"Doc.\n\n    More.\n    \"\"\"\n");
+    long.push_str(&"    x = 1\n".repeat(120));
+    long.push_str("    return x\n");
+    let n = long.lines().count();
+    assert_eq!(
+        run("a.py", &long, vec![replace(n, n, &["    return 2"])]),
+        Ok(vec![])
+    );
+}

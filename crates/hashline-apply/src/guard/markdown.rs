@@ -17,10 +17,17 @@ use super::{is_fence, Subject};
 pub(super) fn check(s: &Subject<'_>, warnings: &mut Vec<String>) {
     // A dialect of one hunk per call passes a multi-hunk change through texts in between,
     // where a block's opener may come before its closer.
-    if !is_markdown(s.path) || s.one_hunk_per_call {
+    if !is_markdown(s.path) {
+        return;
+    }
+    for edit in s.edits {
+        underline_split(s, edit, warnings);
+    }
+    if s.one_hunk_per_call {
         return;
     }
     unbalanced(s, warnings);
+    unpaired_tag(s, warnings);
     for edit in s.edits {
         heading_leftover(s, edit, warnings);
     }
@@ -97,6 +104,30 @@ fn unbalanced(s: &Subject<'_>, warnings: &mut Vec<String>) {
     ));
 }
 
+/// The request leaves an HTML block element (`<p>`, `<div>`, …) unpaired that the text read
+/// paired.
+fn unpaired_tag(s: &Subject<'_>, warnings: &mut Vec<String>) {
+    if warnings
+        .iter()
+        .any(|w| w.starts_with("[W_UNBALANCED_FENCE]"))
+    {
+        return;
+    }
+    let Some((k, tag)) = super::markdown_tags::unpaired(s) else {
+        return;
+    };
+    let Some(edit) = s.edits.get(k) else {
+        return;
+    };
+    let tag = super::markdown_tags::name(tag);
+    warnings.push(format!(
+        "[W_UNBALANCED_FENCE] {}: the edit leaves an HTML `<{tag}>` without its `</{tag}>` (or \
+         the reverse): what follows renders inside it or not at all; if the range was not \
+         meant to take or keep that line, move its edge",
+        (s.label)(edit)
+    ));
+}
+
 /// The text of an ATX heading row (`## Title` → `Title`).
 fn atx_text(row: &str) -> Option<&str> {
     let t = row.trim_start_matches('#');
@@ -132,6 +163,74 @@ fn heading_leftover(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
     warnings.push(format!(
         "[W_HEADING_LEFTOVER] {}: a row is a `#` heading, and line {n} (`{}`) beside it is \
          left of the heading's old form; if the range was meant to cover that line, widen it",
+        (s.label)(edit),
+        s.line(n).trim()
+    ));
+}
+
+/// Whether `line` is a setext heading's underline (`===` or `---`, three or more).
+fn is_underline(line: &str) -> bool {
+    let t = line.trim();
+    t.len() >= 3 && (t.chars().all(|c| c == '=') || t.chars().all(|c| c == '-'))
+}
+
+/// Whether the last of `edit`'s rows reads as a new title for the underline below: text
+/// that is not markup, after a blank row (or the blank line above the range).
+fn new_title(s: &Subject<'_>, edit: &Edit, start: usize) -> bool {
+    let Some((last, above)) = edit.rows.split_last() else {
+        return false;
+    };
+    let blank_above = match above.last() {
+        Some(r) => r.trim().is_empty(),
+        None => start == 1 || s.line(start - 1).trim().is_empty(),
+    };
+    blank_above && !is_markup(last)
+}
+
+/// Whether a line is Markdown markup of its own rather than a paragraph's text.
+fn is_markup(line: &str) -> bool {
+    let line = line.trim();
+    line.is_empty()
+        || line.starts_with(['#', '>', '|', '<', '-', '*', '+', '`', '~', '['])
+        || line
+            .split_once(". ")
+            .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+        || is_underline(line)
+}
+
+/// Whether original line `n` reads as a setext heading's title: text, not markup of its own,
+/// after a blank line (or first), with an underline right below.
+fn is_title(s: &Subject<'_>, n: usize) -> bool {
+    !is_markup(s.line(n))
+        && (n == 1 || s.line(n - 1).trim().is_empty())
+        && n < s.line_count()
+        && is_underline(s.line(n + 1))
+}
+
+/// A range that takes a setext heading's title and keeps its underline (or takes the
+/// underline and keeps the title), with no row to stand in for what it took: the underline
+/// turns into a rule or underlines another line, or the title reads as a paragraph.
+fn underline_split(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
+    let Some((start, end)) = Subject::replaced(edit) else {
+        return;
+    };
+    let first = edit.rows.iter().find(|r| !r.trim().is_empty());
+    let title_taken = is_title(s, end) && s.survives(end + 1) && !new_title(s, edit, start);
+    let underline_taken = start > 1
+        && is_underline(s.line(start))
+        && is_title(s, start - 1)
+        && s.survives(start - 1)
+        && !first.is_some_and(|r| is_underline(r));
+    let n = if title_taken {
+        end
+    } else if underline_taken {
+        start
+    } else {
+        return;
+    };
+    warnings.push(format!(
+        "[W_HEADING_LEFTOVER] {}: the range takes line {n} (`{}`) of a heading and keeps the \
+         other line of it; if the range was not meant to take that line, move its edge",
         (s.label)(edit),
         s.line(n).trim()
     ));

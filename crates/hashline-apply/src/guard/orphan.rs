@@ -32,7 +32,9 @@ fn is_header(line: &str, yaml: bool) -> bool {
     let code = code_part(line, Family::Hash);
     let code = code.trim();
     let t = code.trim_start_matches("- ");
-    code.ends_with(':') && (yaml || CLAUSES.iter().any(|c| t.starts_with(c)))
+    // A YAML sequence item (`- name: x`) holds the lines indented under its text.
+    (code.ends_with(':') && (yaml || CLAUSES.iter().any(|c| t.starts_with(c))))
+        || (yaml && code.starts_with("- "))
 }
 
 /// Whether `line` opens a Python function or class (its header ends with `:`).

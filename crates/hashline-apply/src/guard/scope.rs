@@ -88,7 +88,7 @@ impl<'a, 's> Ix<'a, 's> {
     }
 
     /// Whether original line `n` is in the result (kept by every edit, or restated).
-    fn survives(&self, n: usize) -> bool {
+    pub(super) fn survives(&self, n: usize) -> bool {
         self.s.survives(n) || self.keep.iter().any(|&(a, b)| a <= n && n <= b)
     }
 

@@ -25,6 +25,7 @@ use hashline_core::{Edit, EditKind};
 use super::layout::Lexer;
 use super::lexical::{code_part, indent, is_blank, Family};
 use super::seam_markdown::{bullet, bullet_again, markdown_seam};
+use super::seam_more::{attr_inline, comment_ends_in_code, is_attr, is_line_comment, star_again};
 use super::Subject;
 
 /// Lines above and below the edits read for the file's spacing.
@@ -67,6 +68,15 @@ pub(crate) struct Style {
     pub(super) bullets_again: usize,
     /// Markdown list items (`* `, `- `, `+ `).
     pub(super) list_items: usize,
+    /// Rust attribute lines, and those with more code after the attribute.
+    attrs: usize,
+    attrs_inline: usize,
+    /// Line comments alone on their row, and those ending in a swallowed statement.
+    line_comments: usize,
+    comments_ending_in_code: usize,
+    /// Block comment rows (` * text`), and those holding another row's `*`.
+    star_rows: usize,
+    stars_again: usize,
 }
 
 impl Style {
@@ -90,9 +100,22 @@ impl Style {
             }
             let start = lexer.feed(line);
             if start.text {
+                if line.trim_start().starts_with('*') {
+                    style.star_rows += 1;
+                    style.stars_again += usize::from(star_again(line).is_some());
+                }
                 continue;
             }
+            if is_line_comment(line, family) {
+                style.line_comments += 1;
+                style.comments_ending_in_code +=
+                    usize::from(comment_ends_in_code(line, family).is_some());
+            }
             let code = code_part(line, family);
+            if family == Family::Rust && is_attr(&code) {
+                style.attrs += 1;
+                style.attrs_inline += usize::from(attr_inline(&code).is_some());
+            }
             if code.contains(['(', '[', ')', ']']) {
                 style.bracket_lines += 1;
             }
@@ -367,7 +390,7 @@ pub(super) fn check(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
                 })
                 .or_else(|| markdown_seam(s, row, &style))
         } else if start.text {
-            continued(s, edit, row)
+            star_seam(row, &style).or_else(|| continued(s, edit, row))
         } else {
             code_seam(s, edit, family, row, &style).or_else(|| {
                 let (above, below) = (row_at(i as isize - 1), row_at(i as isize + 1));
@@ -437,6 +460,9 @@ fn code_seam(
             }
         }
     }
+    if let Some(seam) = swallowed(family, row, &code, style) {
+        return Some(seam);
+    }
     if matches!(family, Family::Rust | Family::CLike) && !s.path.ends_with(".json") {
         if let Some(seam) = spaced_call(&code) {
             if style().spaced_calls == 0 && style().bracket_lines >= MIN_BRACKET_LINES {
@@ -463,6 +489,44 @@ fn code_seam(
         }
     }
     continued(s, edit, row)
+}
+
+/// Thresholds of the seams of `seam_more`: attribute lines, line comments and block comment
+/// rows a file needs before their layout counts as a style.
+const MIN_ATTRS: usize = 3;
+const MIN_LINE_COMMENTS: usize = 5;
+const MIN_STAR_ROWS: usize = 5;
+
+/// A Rust attribute with its item on the row, or a line comment ending in a statement,
+/// where the file never has either.
+fn swallowed(family: Family, row: &str, code: &str, style: &dyn Fn() -> Style) -> Option<String> {
+    if family == Family::Rust {
+        if let Some(seam) = attr_inline(code) {
+            let st = style();
+            if st.attrs >= MIN_ATTRS && st.attrs_inline == 0 {
+                return Some(format!(
+                    "`{seam}` puts an item on its attribute's row, which the file never does"
+                ));
+            }
+        }
+    }
+    let seam = comment_ends_in_code(row, family)?;
+    let st = style();
+    (st.line_comments >= MIN_LINE_COMMENTS && st.comments_ending_in_code == 0).then(|| {
+        format!(
+            "the comment `{seam}` ends in a statement, which no comment of the file does (the \
+             line of code below it joined to it?)"
+        )
+    })
+}
+
+/// A block comment row holding the next row's `*` after a sentence, where the file's
+/// comment rows never do.
+fn star_seam(row: &str, style: &dyn Fn() -> Style) -> Option<String> {
+    let seam = star_again(row)?;
+    let st = style();
+    (st.star_rows >= MIN_STAR_ROWS && st.stars_again == 0)
+        .then(|| format!("the comment row holds another row's `*` (`{seam}`)"))
 }
 
 /// A `\` line continuation with more text after it on the same row, where the lines around

@@ -135,3 +135,71 @@ fn yaml_rows_dedented_out_of_a_block_that_goes_on_are_refused() {
     let got = run("flags.yml", YAML, vec![insert_after(7, &["other: 2"])]);
     assert_eq!(got, Ok(vec![]));
 }
+
+/// Whether `got` warns of merged lines.
+fn merged_warned(got: &Result<Vec<String>, hashline_core::ErrorCode>) -> bool {
+    got.as_ref()
+        .is_ok_and(|w| w.iter().any(|w| w.starts_with("[W_MERGED_LINES]")))
+}
+
+#[test]
+fn an_attribute_with_its_item_on_the_row_is_a_merge_where_the_file_never_has_one() {
+    let rs = "#[inline]\nfn a() {}\n\n#[cfg(test)]\nmod t {}\n\n#[derive(Debug)]\nstruct S;\n\nfn b() {}\n";
+    let got = run("a.rs", rs, vec![replace(10, 10, &["#[inline] fn b() {}"])]);
+    assert!(merged_warned(&got), "{got:?}");
+    assert_eq!(
+        run(
+            "a.rs",
+            rs,
+            vec![replace(10, 10, &["#[inline]", "fn b() {}"])]
+        ),
+        Ok(vec![])
+    );
+    // An attribute on a statement may share its row.
+    let stmt = "fn f() {\n    #[cfg(unix)]\n    a();\n}\n";
+    assert_eq!(
+        run(
+            "a.rs",
+            &format!("{rs}{stmt}"),
+            vec![replace(12, 13, &["    #[cfg(unix)] b()?;"])]
+        ),
+        Ok(vec![])
+    );
+    // A file that writes `#[test] fn` on one row.
+    let own = "#[test] fn a() {}\n#[test]\nfn b() {}\n#[test]\nfn c() {}\nfn d() {}\n";
+    assert_eq!(
+        run("a.rs", own, vec![replace(6, 6, &["#[test] fn d() {}"])]),
+        Ok(vec![])
+    );
+}
+
+#[test]
+fn a_comment_ending_in_a_statement_is_a_merge_where_no_comment_does() {
+    let js = "// One\na();\n// Two\nb();\n// Three\nc();\n// Four\nd();\n// Five\ne();\n";
+    let got = run(
+        "a.js",
+        js,
+        vec![replace(9, 10, &["// Expose e axios.e = e;"])],
+    );
+    assert!(merged_warned(&got), "{got:?}");
+    // Commented-out code, and a comment of words: meant.
+    assert_eq!(
+        run("a.js", js, vec![replace(9, 9, &["// const x = f();"])]),
+        Ok(vec![])
+    );
+    assert_eq!(
+        run("a.js", js, vec![replace(9, 9, &["// Expose e as well."])]),
+        Ok(vec![])
+    );
+}
+
+#[test]
+fn a_block_comment_row_holding_the_next_rows_star_is_a_merge() {
+    let js = "/**\n * One.\n * Two.\n * Three.\n * Four.\n * Five.\n */\nvar a = 1;\n";
+    let got = run("a.js", js, vec![replace(2, 3, &[" * One. * Two."])]);
+    assert!(merged_warned(&got), "{got:?}");
+    assert_eq!(
+        run("a.js", js, vec![replace(2, 2, &[" * One: a * b."])]),
+        Ok(vec![])
+    );
+}

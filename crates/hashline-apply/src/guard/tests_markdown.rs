@@ -41,3 +41,38 @@ fn a_heading_leftover_beside_its_new_form_is_warned() {
         Ok(vec![])
     );
 }
+
+const LOG: &str = "# Log\n\n- Fixed a.\n\n2.22.0 (2019-05-15)\n-------------------\n\n- Fixed b.\n";
+
+#[test]
+fn a_setext_title_taken_without_its_underline_is_warned() {
+    // A range one line long takes the title and keeps `-----`, which turns into a rule.
+    let got = run("c.md", LOG, vec![replace(3, 5, &["- Fixed c."])]).expect("ok");
+    assert!(warns(&got, "[W_HEADING_LEFTOVER]"), "{got:?}");
+    // The underline taken, the title kept as a paragraph.
+    let got = run("c.md", LOG, vec![replace(6, 8, &["- Fixed d."])]).expect("ok");
+    assert!(warns(&got, "[W_HEADING_LEFTOVER]"), "{got:?}");
+    // A new title for the underline, and the whole heading removed: meant.
+    assert_eq!(
+        run("c.md", LOG, vec![replace(5, 5, &["2.22.1 (2019-05-16)"])]),
+        Ok(vec![])
+    );
+    assert_eq!(run("c.md", LOG, vec![replace(5, 7, &[])]), Ok(vec![]));
+}
+
+const HTML: &str =
+    "# T\n\n<p align=\"center\">\n  <img src=\"a.png\" />\n</p>\n\nText `<p>` here.\n";
+
+#[test]
+fn an_html_block_tag_left_unpaired_is_warned() {
+    let got = run("h.md", HTML, vec![replace(2, 3, &[""])]).expect("ok");
+    assert!(warns(&got, "[W_UNBALANCED_FENCE]"), "{got:?}");
+    // The whole element removed, or rewritten: paired.
+    assert_eq!(run("h.md", HTML, vec![replace(3, 5, &[])]), Ok(vec![]));
+    let rows = [
+        "<div align=\"center\">",
+        "  <img src=\"b.png\" />",
+        "</div>",
+    ];
+    assert_eq!(run("h.md", HTML, vec![replace(3, 5, &rows)]), Ok(vec![]));
+}

@@ -349,3 +349,17 @@ fn a_comment_dropped_by_a_rewrite_is_no_lost_line() {
     .expect("ok");
     assert!(warns(&got, "[W_RANGE_EDGE]"), "{got:?}");
 }
+
+#[test]
+fn a_yaml_item_line_taken_with_its_keys_kept_is_refused() {
+    let yml = "steps:\n  - name: Harden\n    uses: a/b@v1\n\n  - name: \"Checkout\"\n    uses: \"c/d@v2\"\n    with:\n      x: 1\n";
+    // A range one line long takes the item's `- name:` line above the key it rewrites.
+    assert_eq!(
+        run("w.yml", yml, vec![replace(5, 6, &["    uses: \"c/d@v3\""])]),
+        Err(ErrorCode::RangeBoundary)
+    );
+    // The item rewritten from its `-` line, or removed whole: meant.
+    let rows = ["  - uses: \"c/d@v3\""];
+    assert_eq!(run("w.yml", yml, vec![replace(5, 6, &rows)]), Ok(vec![]));
+    assert_eq!(run("w.yml", yml, vec![replace(4, 8, &[])]), Ok(vec![]));
+}
