@@ -173,11 +173,14 @@ fn plan(
             .filter(|(lang, _)| *lang == job.spec.lang)
             .flat_map(|(_, rules)| rules.iter())
             .collect();
-        let outcome = process(job, &rules, &patterns, read).and_then(|outcome| {
+        // The search's tree leaves the outcome here: the guard reparses from it (and drops
+        // it), so no file's tree outlives its own processing while the other files run.
+        let outcome = process(job, &rules, &patterns, read).and_then(|mut outcome| {
+            let tree = outcome.take_tree();
             if req.allow_syntax_errors {
                 Ok(outcome)
             } else {
-                syntax_guard(job, outcome)
+                syntax_guard(job, outcome, tree)
             }
         });
         progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
@@ -376,13 +379,15 @@ fn process(
 }
 
 /// Refuse a file's rewrite when it adds a syntax error ([`crate::syntax`]; the original parsed
-/// without errors, or it would be an issue instead of a rewrite).
-fn syntax_guard(job: &Job<'_>, outcome: FileOutcome) -> Result<FileOutcome, AstError> {
+/// without errors, or it would be an issue instead of a rewrite). `tree` is the search's parse
+/// of the original, when it can seed an incremental reparse; it is consumed.
+fn syntax_guard(
+    job: &Job<'_>,
+    outcome: FileOutcome,
+    tree: Option<tree_sitter::Tree>,
+) -> Result<FileOutcome, AstError> {
     let FileOutcome::Rewrite {
-        original,
-        edits,
-        tree,
-        ..
+        original, edits, ..
     } = &outcome
     else {
         return Ok(outcome);
@@ -392,6 +397,12 @@ fn syntax_guard(job: &Job<'_>, outcome: FileOutcome) -> Result<FileOutcome, AstE
     }
     let rewritten = splice(original, staged_pairs(edits));
     let mut windowed = true;
+    // Dense rewrites (more than one edit in every `DENSE` lines) touch most of the tree: the
+    // reparse from it would hold the search's tree and a nearly whole new one at once. The
+    // windowed check parses the new text alone, once the search's tree is gone.
+    let lines = memchr::memchr_iter(b'\n', original).count() + 1;
+    let dense = edits.len().saturating_mul(DENSE) > lines && original.len() <= syntax::MAX_BYTES;
+    let tree = tree.filter(|_| !dense);
     if let Some(tree) = tree {
         // The search's tree, edited and reparsed: no error in it, none added. An error in it
         // is one the windows around the edits could only hide (they read each window on its
@@ -420,11 +431,15 @@ fn syntax_guard(job: &Job<'_>, outcome: FileOutcome) -> Result<FileOutcome, AstE
     }
 }
 
+/// A rewrite with more than one edit in every `DENSE` lines of its file is checked without
+/// the search's tree (see `syntax_guard`).
+const DENSE: usize = 16;
+
 /// [`syntax::clean_after_edits`] of a rewrite whose search parsed the BOM-free `original` as
 /// `tree`.
 fn reparsed_clean(
     lang: ast_grep_language::SupportLang,
-    tree: &tree_sitter::Tree,
+    tree: tree_sitter::Tree,
     original: &[u8],
     rewritten: &[u8],
     edits: &[Staged],

@@ -53,6 +53,14 @@ pub(crate) enum FileOutcome {
 }
 
 impl FileOutcome {
+    /// The search's tree, taken out of the outcome (`None` for an issue or a file without one).
+    pub(crate) fn take_tree(&mut self) -> Option<tree_sitter::Tree> {
+        match self {
+            FileOutcome::Rewrite { tree, .. } => tree.take(),
+            FileOutcome::Issue(_) => None,
+        }
+    }
+
     /// A file searched (or not worth searching) without a match: nothing to rewrite.
     pub(crate) fn untouched(original: Vec<u8>) -> FileOutcome {
         FileOutcome::Rewrite {

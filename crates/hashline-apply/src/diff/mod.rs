@@ -214,8 +214,11 @@ const CHUNK_THRESHOLD: usize = 20_000;
 /// imara-diff sees it; the pieces it is cut into are at least [`PIECE`] lines long.
 const CUT_ABOVE: usize = 4096;
 
-/// Lines of a piece of a cut window (on either side), at least.
-const PIECE: usize = 1024;
+/// Lines of a piece of a cut window (on either side), at least. The histogram diff of a piece
+/// whose common runs are all one line long costs the piece's length per line, so this bounds
+/// the work per line: 1,024 made it 27,000 instructions a line of `find_lcs` alone (a stale
+/// edit over 80,000 lines changed every other line: 4.8 billion instructions in all).
+const PIECE: usize = 64;
 
 /// imara-diff's histogram diff of two line lists, with its line post-processing; a window
 /// over [`CUT_ABOVE`] lines is first cut into pieces at lines that occur once in each text
@@ -227,7 +230,8 @@ const PIECE: usize = 1024;
 /// stale edit over 40,000 such lines took 7.5 s, x4.9 per doubling). A line unique in both
 /// texts on the longest chain of such pairs is what the histogram diff itself anchors on
 /// first; cutting there bounds each piece, so the work is linear in the window (times
-/// [`PIECE`]). Any alignment of equal lines is a valid diff, so the result still turns `old`
+/// [`PIECE`], a small constant). A unique line cannot be slid over (a slider needs its copy
+/// next to the hunk), so the cuts leave the slider heuristics' choices alone. Any alignment of equal lines is a valid diff, so the result still turns `old`
 /// into `new`; windows up to [`CUT_ABOVE`] lines (every everyday edit) are diffed whole, as
 /// before.
 fn imara_hunks(old: &[&str], new: &[&str]) -> Vec<DiffHunk> {
@@ -395,6 +399,9 @@ mod tests {
             total += a.len() + b.len();
             imara_whole(a, b)
         });
+        // The histogram diff costs a piece's length per line on this input: a wide piece is
+        // a large constant per line (1,024-line pieces: 27,000 instructions a line).
+        assert!(widest <= 2 * 64 + 2, "a piece of {widest} lines");
         assert!(widest <= PIECE + 2, "a piece of {widest} lines");
         assert!(total <= old.len() + new.len(), "{total} lines diffed");
         assert_eq!(rebuild(&old, &new, &hunks), new);

@@ -39,7 +39,14 @@ pub(crate) fn list(disk: &dyn Disk, dir: &Path, shown: &str) -> String {
     entries.sort();
     let mut lines = vec![format!("{shown}/")];
     for (path, is_dir) in entries {
-        lines.push(if is_dir { format!("{path}/") } else { path });
+        // A name that would print like another (NFD, zero-width characters) or hold a control
+        // character is shown escaped (`cafe\u{301}.txt`), as every printed name is.
+        let path = hashline_core::name::display(&path);
+        lines.push(if is_dir {
+            format!("{path}/")
+        } else {
+            path.into_owned()
+        });
     }
     let listing = clip(&lines.join("\n"), DIR_CLIPPED);
     let mut out = format!(

@@ -55,7 +55,8 @@ pub fn canonical(sections: &[(Section, ParsedBody)]) -> Option<String> {
 /// `None` for a path no header can name exactly: empty, holding a control, line-separator or
 /// bidirectional character (the engine refuses those names), starting with `*` or V4A
 /// noise such as `Update File:` (the parser strips both, even inside quotes), or holding both
-/// quotes. A path starting or ending with white space is quoted.
+/// quotes. A path starting or ending with white space is quoted; a quoted one holding the
+/// text `\u{` is written escaped (`name::escaped`), as the parser decodes it.
 pub fn canonical_path(path: &str) -> Option<String> {
     // White space alone is kept inside quotes; any other noise is stripped even there.
     let noise_free = strip_v4a_noise(path).len() == path.trim_start_matches(is_js_space).len();
@@ -63,6 +64,10 @@ pub fn canonical_path(path: &str) -> Option<String> {
         return None;
     }
     let edge_space = path.starts_with(is_js_space) || path.ends_with(is_js_space);
+    if (edge_space || path.contains(['"', '\''])) && path.contains("\\u{") {
+        // In `"…"` the parser decodes `\u{…}` (`name::header_path`): written escaped.
+        return Some(format!("\"{}\"", hashline_core::name::escaped(path)));
+    }
     if !edge_space && !path.contains(['"', '\'']) {
         Some(path.to_string())
     } else if !path.contains('"') {
@@ -120,6 +125,12 @@ mod tests {
             Some("'say \"hi\"'")
         );
         assert_eq!(canonical_path(" lead").as_deref(), Some("\" lead\""));
+        // Quoted and holding `\u{`: escaped, as the parser decodes it there.
+        assert_eq!(
+            canonical_path(" \\u{41}").as_deref(),
+            Some("\" \\\\u{41}\"")
+        );
+        assert_eq!(canonical_path("\\u{41}").as_deref(), Some("\\u{41}"));
         for none in [
             "",
             "*star",

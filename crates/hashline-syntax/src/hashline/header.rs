@@ -129,6 +129,12 @@ pub(crate) fn normalize_path(raw: &str, cwd: Option<&str>) -> String {
     } else {
         stripped
     };
+    // `read` writes a name that would look like another (an invisible character, not NFC, or
+    // holding `\u{` itself) escaped in `"…"`: `¶"cafe\u{301}.txt"`. Read it back so.
+    let decoded = (trimmed.starts_with('"') && quoted && unquoted.contains("\\u{"))
+        .then(|| hashline_core::name::unescape(unquoted))
+        .flatten();
+    let unquoted = decoded.as_deref().unwrap_or(unquoted);
     match cwd {
         Some(cwd) => relative_to(unquoted, cwd).unwrap_or_else(|| unquoted.to_string()),
         None => unquoted.to_string(),
@@ -275,6 +281,15 @@ mod tests {
             Ok(Some(("my file.txt", Some("9A46")))),
         );
         check("¶'my file.txt'", Ok(Some(("my file.txt", None))));
+        // Names that would look like another, escaped as `read` prints them.
+        check(
+            "¶\"cafe\\u{301}.txt\"#9A46",
+            Ok(Some(("cafe\u{301}.txt", Some("9A46")))),
+        );
+        check(
+            "¶\"a\\u{200b}b \\\\u{22}.txt\"",
+            Ok(Some(("a\u{200b}b \\u{22}.txt", None))),
+        );
         for refused in ["¶my file.txt", "¶a\tb.ts#1A2B", "¶\"a\" b\"#1A2B"] {
             assert!(parse_header_line(refused, None).is_err(), "{refused:?}");
         }

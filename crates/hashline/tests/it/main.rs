@@ -11,6 +11,7 @@ mod apply_patch_stale;
 mod ast_edit_cli;
 mod ast_edit_dts;
 mod ast_edit_hard_links;
+mod ast_edit_memory;
 mod bounded_work;
 mod chained_edits;
 mod concurrent_edits;
