@@ -1,5 +1,6 @@
-//! `cargo xtask bindings [--debug]`: the Python package built, installed into a fresh virtual
-//! environment and tested there.
+//! `cargo xtask bindings [--debug] [--only python|node]`: the Python package built, installed
+//! into a fresh virtual environment and tested there; then the Node package
+//! (`bindings_node.rs`).
 //!
 //! The build tools (maturin and pytest, pinned below) live in a virtual environment kept
 //! between runs, `$HASHLINE_PY_BINDINGS_DIR/tools` (default
@@ -19,19 +20,39 @@ const MATURIN: &str = "maturin==1.16.0";
 /// pytest, the suite's runner.
 const PYTEST: &str = "pytest==9.2.0";
 
-/// A reason the run cannot happen on this machine (no Python, no PyPI): `skipped:` outside CI.
-struct Unavailable(String);
+/// A reason the run cannot happen on this machine (no Python or Node, no registry):
+/// `skipped:` outside CI.
+pub(crate) struct Unavailable(pub(crate) String);
 
-/// Build, install and test the Python package.
+/// Build, install and test the Python package, then the Node package (both run; the first
+/// failure is the answer).
 pub fn run(args: &[String]) -> Result<(), String> {
     let debug = args.iter().any(|a| a == "--debug");
-    match build_and_test(debug) {
+    let only = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str);
+    let python = match only {
+        None | Some("python") => settle("Python", build_and_test(debug)),
+        _ => Ok(()),
+    };
+    let node = match only {
+        None | Some("node") => settle("Node", crate::bindings_node::build_and_test(debug)),
+        _ => Ok(()),
+    };
+    python.and(node)
+}
+
+/// A run's answer: a machine without what it needs skips outside `CI`, fails under it.
+fn settle(what: &str, run: Result<Result<(), String>, Unavailable>) -> Result<(), String> {
+    match run {
         Ok(result) => result,
         Err(Unavailable(why)) if std::env::var_os("CI").is_none() => {
-            println!("skipped: the Python bindings were not built ({why})");
+            println!("skipped: the {what} bindings were not built ({why})");
             Ok(())
         }
-        Err(Unavailable(why)) => Err(format!("the Python bindings cannot be built: {why}")),
+        Err(Unavailable(why)) => Err(format!("the {what} bindings cannot be built: {why}")),
     }
 }
 
@@ -99,6 +120,8 @@ fn build_and_test(debug: bool) -> Result<Result<(), String>, Unavailable> {
             return Ok(Err(e));
         }
     }
+    // What `cargo xtask bench` reads to name the build it measures.
+    let _ = std::fs::write(fresh.join("BUILD"), if debug { "debug" } else { "release" });
     println!(
         "bindings: python tools {:.1}s, wheel build {:.1}s ({}, {:.1} MB: {}), install + tests {:.1}s",
         setup.as_secs_f64(),
@@ -109,6 +132,15 @@ fn build_and_test(debug: bool) -> Result<Result<(), String>, Unavailable> {
         tested.elapsed().as_secs_f64()
     );
     Ok(Ok(()))
+}
+
+/// The fresh environment's Python with the package last built and tested, and that build's
+/// profile (`debug` or `release`), when there is one.
+pub(crate) fn installed_python() -> Option<(PathBuf, String)> {
+    let fresh = cache_dir().join("fresh");
+    let build = std::fs::read_to_string(fresh.join("BUILD")).ok()?;
+    let python = fresh.join("bin/python");
+    python.is_file().then(|| (python, build.trim().to_string()))
 }
 
 /// `$HASHLINE_PY_BINDINGS_DIR`, else `~/.cache/hashline-py-bindings`.
