@@ -2,12 +2,13 @@
 //! into a fresh virtual environment and tested there; then the Node package
 //! (`bindings_node.rs`).
 //!
-//! The build tools (maturin and pytest, pinned below) live in a virtual environment kept
+//! The build tools (maturin, pytest and mypy, pinned below) live in a virtual environment kept
 //! between runs, `$HASHLINE_PY_BINDINGS_DIR/tools` (default
 //! `~/.cache/hashline-py-bindings/tools`), installed from PyPI when missing or of another
 //! version; pytest's wheels are kept beside it (`wheels/`). Each run builds the wheel (release,
 //! or `--debug`) into `<target>/wheels`, makes `fresh/` anew, installs the wheel and pytest
-//! there without the network, and runs `bindings/python/tests` with it. Without `python3`, or
+//! there without the network, runs `bindings/python/tests` with it, and `mypy --strict` over
+//! the installed package's stubs and the tests. Without `python3`, or
 //! when PyPI cannot be reached, it prints `skipped:` with the reason and succeeds; with `CI`
 //! set it fails instead.
 
@@ -19,6 +20,8 @@ use std::time::Instant;
 const MATURIN: &str = "maturin==1.16.0";
 /// pytest, the suite's runner.
 const PYTEST: &str = "pytest==9.2.0";
+/// mypy, which checks the type stubs (`_hashline.pyi`, `tools.py`) and the suite's use of them.
+const MYPY: &str = "mypy==2.4.1";
 
 /// A reason the run cannot happen on this machine (no Python or Node, no registry):
 /// `skipped:` outside CI.
@@ -115,7 +118,18 @@ fn build_and_test(debug: bool) -> Result<Result<(), String>, Unavailable> {
         .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
         .arg(package.join("tests"))
         .current_dir(&home);
-    for step in [&mut venv, &mut install, &mut pytest] {
+    // The installed package as an editor sees it (`py.typed`), strictly, and the tests' calls.
+    let mypy = |target: &[&std::ffi::OsStr]| {
+        let mut cmd = Command::new(tools.join("bin/mypy"));
+        cmd.args(["--strict", "--no-incremental", "--python-executable"])
+            .arg(fresh.join("bin/python"))
+            .args(target)
+            .current_dir(&home);
+        cmd
+    };
+    let mut stubs = mypy(&["-p".as_ref(), "hashline".as_ref()]);
+    let mut calls = mypy(&[package.join("tests").as_os_str()]);
+    for step in [&mut venv, &mut install, &mut pytest, &mut stubs, &mut calls] {
         if let Err(e) = crate::status(step) {
             return Ok(Err(e));
         }
@@ -190,7 +204,7 @@ fn ensure_tools(python: &Path, tools: &Path, wheels: &Path) -> Result<(), Unavai
                 .any(|e| e.file_name().to_string_lossy().starts_with("pytest-"))
         })
         .unwrap_or(false);
-    if pinned(MATURIN) && pinned(PYTEST) && has_wheels {
+    if pinned(MATURIN) && pinned(PYTEST) && pinned(MYPY) && has_wheels {
         return Ok(());
     }
     let run = |cmd: &mut Command, what: &str| -> Result<(), Unavailable> {
@@ -215,7 +229,7 @@ fn ensure_tools(python: &Path, tools: &Path, wheels: &Path) -> Result<(), Unavai
         )?;
     }
     run(
-        Command::new(&pip).args(["install", "--quiet", MATURIN, PYTEST]),
+        Command::new(&pip).args(["install", "--quiet", MATURIN, PYTEST, MYPY]),
         "pip install from PyPI",
     )?;
     run(

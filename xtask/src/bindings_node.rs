@@ -7,7 +7,9 @@
 //! fresh project, `$HASHLINE_NODE_BINDINGS_DIR/fresh` (default
 //! `~/.cache/hashline-node-bindings/fresh`), made anew each run, installs the tarball as a user
 //! would, and the pinned `ai` package (npm's cache makes later installs quick); the suite
-//! (`bindings/node/test`) is copied there and run with `node --test`. Without Node 18 or npm,
+//! (`bindings/node/test`) is copied there and run with `node --test`, then with `bun test`
+//! (Bun from its npm package), and `tsc --strict` checks the declarations against
+//! `test/types.ts`. Without Node 18 or npm,
 //! or when the npm registry cannot be reached, it is `skipped:`; under `CI` a failure.
 
 use std::path::{Path, PathBuf};
@@ -19,6 +21,13 @@ use crate::bindings::Unavailable;
 /// The AI SDK the suite's `hashline/ai` test installs: the newest major that runs on Node 20
 /// (`ai` 7 wants Node 22).
 const AI: &str = "ai@6.0.325";
+
+/// Bun, the second runtime the suite runs under (`bun test` runs `node:test` suites): its npm
+/// package carries the binary (the version `cargo xtask bench` runs its peer with).
+const BUN: &str = "bun@1.4.5";
+
+/// The TypeScript compiler that checks the shipped `.d.ts` against `test/types.ts`.
+const TYPESCRIPT: &str = "typescript@5.9.3";
 
 /// The package's files shipped beside the native module.
 const FILES: [&str; 5] = ["package.json", "index.js", "index.d.ts", "ai.js", "ai.d.ts"];
@@ -74,7 +83,7 @@ pub fn build_and_test(debug: bool) -> Result<Result<(), String>, Unavailable> {
     if let Err(e) = crate::status(&mut local) {
         return Ok(Err(e));
     }
-    // The peer from the registry (or npm's cache).
+    // The peer, Bun and TypeScript from the registry (or npm's cache).
     let peer = Command::new(&npm)
         .args([
             "install",
@@ -83,6 +92,8 @@ pub fn build_and_test(debug: bool) -> Result<Result<(), String>, Unavailable> {
             "--no-fund",
             "--silent",
             AI,
+            BUN,
+            TYPESCRIPT,
         ])
         .current_dir(&fresh)
         .output()
@@ -94,7 +105,9 @@ pub fn build_and_test(debug: bool) -> Result<Result<(), String>, Unavailable> {
             .rev()
             .find(|l| !l.trim().is_empty())
             .unwrap_or("");
-        return Err(Unavailable(format!("npm install {AI} failed: {last}")));
+        return Err(Unavailable(format!(
+            "npm install {AI} {BUN} failed: {last}"
+        )));
     }
     let install_time = installed.elapsed();
 
@@ -124,17 +137,56 @@ pub fn build_and_test(debug: bool) -> Result<Result<(), String>, Unavailable> {
     if let Err(e) = crate::status(&mut test) {
         return Ok(Err(e));
     }
+    // The types: the suite's use of the API compiles under `--strict` (the `ai` package's own
+    // declarations, which want `@types/node`, skipped), and so do the declarations alone.
+    let tsc = fresh.join("node_modules/.bin/tsc");
+    let strict = [
+        "--noEmit",
+        "--strict",
+        "--module",
+        "nodenext",
+        "--moduleResolution",
+        "nodenext",
+        "--target",
+        "es2022",
+    ];
+    let mut usage = Command::new(&tsc);
+    usage
+        .args(strict)
+        .args(["--skipLibCheck", "test/types.ts"])
+        .current_dir(&fresh);
+    let mut declarations = Command::new(&tsc);
+    declarations
+        .args(strict)
+        .arg("node_modules/hashline/index.d.ts")
+        .current_dir(&fresh);
+    for step in [&mut usage, &mut declarations] {
+        if let Err(e) = crate::status(step) {
+            return Ok(Err(format!("the TypeScript declarations: {e}")));
+        }
+    }
+    let node_time = tested.elapsed();
+    let bunned = Instant::now();
+    let mut bun = Command::new(fresh.join("node_modules/.bin/bun"));
+    bun.args(["test", "./test"])
+        .env("HASHLINE_REPO", &repo)
+        .env("HASHLINE_NEED_AI", "1")
+        .current_dir(&fresh);
+    if let Err(e) = crate::status(&mut bun) {
+        return Ok(Err(format!("under Bun: {e}")));
+    }
     // What `cargo xtask bench` reads to name the build it measures (not packed: `files`).
     let _ = std::fs::write(stage.join("BUILD"), if debug { "debug" } else { "release" });
     let size = std::fs::metadata(&tarball).map(|m| m.len()).unwrap_or(0);
     println!(
-        "bindings: node build {:.1}s ({}), pack + npm install {:.1}s ({:.1} MB: {}), tests {:.1}s",
+        "bindings: node build {:.1}s ({}), pack + npm install {:.1}s ({:.1} MB: {}), tests: node + tsc {:.1}s, bun {:.1}s",
         build_time.as_secs_f64(),
         if debug { "debug" } else { "release" },
         install_time.as_secs_f64(),
         size as f64 / 1e6,
         tarball.display(),
-        tested.elapsed().as_secs_f64()
+        node_time.as_secs_f64(),
+        bunned.elapsed().as_secs_f64()
     );
     Ok(Ok(()))
 }

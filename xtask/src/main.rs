@@ -19,7 +19,7 @@
 //!   scenario (default 2000) within S seconds each (default 600); prints the counts.
 //! * `tidy`: check that no crate depends on a crate of a higher layer and that no library
 //!   code outside `hashline-fs` uses `std::fs` but its listed places (also a `cargo test`).
-//! * `bench [--reps N] [--large-mb N] [--no-ast | --only-ast] [--ast-files N]`: issue 14's table (`bench.rs`): `read` of a
+//! * `bench [--reps N] [--large-mb N] [--bin PATH] [--no-ast | --only-ast] [--ast-files N]`: issue 14's table (`bench.rs`): `read` of a
 //!   100 MB file and of a 10-line file against `cat`, a 1,000-hunk read + edit against the Bun
 //!   peer, ast-edit + apply against `ast-grep --update-all`, peak memory of a 100 MB edit;
 //!   baselines installed into `~/.cache/hashline-bench`; `bench --guard`: the edit guard's cost
@@ -101,7 +101,7 @@ fn main() -> ExitCode {
         Some("dist") => dist::run(),
         Some("bindings") => bindings::run(&args[1..]),
         _ => Err(
-            "usage: cargo xtask <golden [--bless] | conformance | mistakes | real-edits [--mistakes [--every N]] [--only ID,ID] [--details DIR] | stress [--runs N] [--seconds S] | tidy | bench [--reps N] [--large-mb N] [--no-ast | --only-ast] [--ast-files N] [--guard] [--ast] [--scale [--reps N] [--max-mb N] [--only TEXT] [--bin PATH] [--max-depth N] [--debug]] | ast-diff [--bench] [--reps N] [--only TEXT] | dist | bindings [--debug] [--only python|node]>"
+            "usage: cargo xtask <golden [--bless] | conformance | mistakes | real-edits [--mistakes [--every N]] [--only ID,ID] [--details DIR] | stress [--runs N] [--seconds S] | tidy | bench [--reps N] [--large-mb N] [--bin PATH] [--no-ast | --only-ast] [--ast-files N] [--guard] [--ast] [--scale [--reps N] [--max-mb N] [--only TEXT] [--bin PATH] [--max-depth N] [--debug]] | ast-diff [--bench] [--reps N] [--only TEXT] | dist | bindings [--debug] [--only python|node]>"
                 .to_string(),
         ),
     };
