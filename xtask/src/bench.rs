@@ -9,7 +9,9 @@
 //! corpus; default 2,000, to keep the copies small), `--only-ast` (only the ast-edit rows, `--reps`
 //! runs each instead of at most 3), `--only read|small|hunks|memory` (one group of rows),
 //! `--keep` (leave the generated inputs in the cache's `work` directory), `--guard` (the edit guard's cost instead, see
-//! `bench_rows::guard_cost`).
+//! `bench_rows::guard_cost`), `--bin PATH` (that binary instead of the dist build). The `small`
+//! group also reads its file through the Python and Node packages `cargo xtask bindings` last
+//! built (`bench_bindings.rs`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -21,7 +23,16 @@ use crate::bench_rows as rows;
 pub fn run(args: &[String]) -> Result<(), String> {
     let reps = flag(args, "--reps").unwrap_or(5).max(1);
     let large_mb = flag(args, "--large-mb").unwrap_or(100).max(1);
-    let bin = crate::dist::binary()?;
+    // `--bin PATH`: measure that binary instead of building the dist one (a quick look with a
+    // release build; the figures of PERFORMANCE.md are the dist binary's).
+    let bin = match args
+        .iter()
+        .position(|a| a == "--bin")
+        .and_then(|i| args.get(i + 1))
+    {
+        Some(path) => PathBuf::from(path),
+        None => crate::dist::binary()?,
+    };
     let cache = crate::bench_inputs::cache_dir();
     let work = cache.join("work");
     let _ = std::fs::remove_dir_all(&work);

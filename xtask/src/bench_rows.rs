@@ -93,6 +93,7 @@ pub fn read_small(bin: &Path, work: &Path, reps: usize, table: &mut Table) -> Re
         goal: "<= 2x spawning cat",
         met: Some(r <= 2.0),
     });
+    crate::bench_bindings::rows(&root, work, ours, reps, table);
     Ok(())
 }
 

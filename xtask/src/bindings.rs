@@ -1,12 +1,14 @@
-//! `cargo xtask bindings [--debug]`: the Python package built, installed into a fresh virtual
-//! environment and tested there.
+//! `cargo xtask bindings [--debug] [--only python|node]`: the Python package built, installed
+//! into a fresh virtual environment and tested there; then the Node package
+//! (`bindings_node.rs`).
 //!
-//! The build tools (maturin and pytest, pinned below) live in a virtual environment kept
+//! The build tools (maturin, pytest and mypy, pinned below) live in a virtual environment kept
 //! between runs, `$HASHLINE_PY_BINDINGS_DIR/tools` (default
 //! `~/.cache/hashline-py-bindings/tools`), installed from PyPI when missing or of another
 //! version; pytest's wheels are kept beside it (`wheels/`). Each run builds the wheel (release,
 //! or `--debug`) into `<target>/wheels`, makes `fresh/` anew, installs the wheel and pytest
-//! there without the network, and runs `bindings/python/tests` with it. Without `python3`, or
+//! there without the network, runs `bindings/python/tests` with it, and `mypy --strict` over
+//! the installed package's stubs and the tests. Without `python3`, or
 //! when PyPI cannot be reached, it prints `skipped:` with the reason and succeeds; with `CI`
 //! set it fails instead.
 
@@ -18,20 +20,42 @@ use std::time::Instant;
 const MATURIN: &str = "maturin==1.16.0";
 /// pytest, the suite's runner.
 const PYTEST: &str = "pytest==9.2.0";
+/// mypy, which checks the type stubs (`_hashline.pyi`, `tools.py`) and the suite's use of them.
+const MYPY: &str = "mypy==2.4.1";
 
-/// A reason the run cannot happen on this machine (no Python, no PyPI): `skipped:` outside CI.
-struct Unavailable(String);
+/// A reason the run cannot happen on this machine (no Python or Node, no registry):
+/// `skipped:` outside CI.
+pub(crate) struct Unavailable(pub(crate) String);
 
-/// Build, install and test the Python package.
+/// Build, install and test the Python package, then the Node package (both run; the first
+/// failure is the answer).
 pub fn run(args: &[String]) -> Result<(), String> {
     let debug = args.iter().any(|a| a == "--debug");
-    match build_and_test(debug) {
+    let only = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str);
+    let python = match only {
+        None | Some("python") => settle("Python", build_and_test(debug)),
+        _ => Ok(()),
+    };
+    let node = match only {
+        None | Some("node") => settle("Node", crate::bindings_node::build_and_test(debug)),
+        _ => Ok(()),
+    };
+    python.and(node)
+}
+
+/// A run's answer: a machine without what it needs skips outside `CI`, fails under it.
+fn settle(what: &str, run: Result<Result<(), String>, Unavailable>) -> Result<(), String> {
+    match run {
         Ok(result) => result,
         Err(Unavailable(why)) if std::env::var_os("CI").is_none() => {
-            println!("skipped: the Python bindings were not built ({why})");
+            println!("skipped: the {what} bindings were not built ({why})");
             Ok(())
         }
-        Err(Unavailable(why)) => Err(format!("the Python bindings cannot be built: {why}")),
+        Err(Unavailable(why)) => Err(format!("the {what} bindings cannot be built: {why}")),
     }
 }
 
@@ -94,11 +118,24 @@ fn build_and_test(debug: bool) -> Result<Result<(), String>, Unavailable> {
         .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
         .arg(package.join("tests"))
         .current_dir(&home);
-    for step in [&mut venv, &mut install, &mut pytest] {
+    // The installed package as an editor sees it (`py.typed`), strictly, and the tests' calls.
+    let mypy = |target: &[&std::ffi::OsStr]| {
+        let mut cmd = Command::new(tools.join("bin/mypy"));
+        cmd.args(["--strict", "--no-incremental", "--python-executable"])
+            .arg(fresh.join("bin/python"))
+            .args(target)
+            .current_dir(&home);
+        cmd
+    };
+    let mut stubs = mypy(&["-p".as_ref(), "hashline".as_ref()]);
+    let mut calls = mypy(&[package.join("tests").as_os_str()]);
+    for step in [&mut venv, &mut install, &mut pytest, &mut stubs, &mut calls] {
         if let Err(e) = crate::status(step) {
             return Ok(Err(e));
         }
     }
+    // What `cargo xtask bench` reads to name the build it measures.
+    let _ = std::fs::write(fresh.join("BUILD"), if debug { "debug" } else { "release" });
     println!(
         "bindings: python tools {:.1}s, wheel build {:.1}s ({}, {:.1} MB: {}), install + tests {:.1}s",
         setup.as_secs_f64(),
@@ -109,6 +146,15 @@ fn build_and_test(debug: bool) -> Result<Result<(), String>, Unavailable> {
         tested.elapsed().as_secs_f64()
     );
     Ok(Ok(()))
+}
+
+/// The fresh environment's Python with the package last built and tested, and that build's
+/// profile (`debug` or `release`), when there is one.
+pub(crate) fn installed_python() -> Option<(PathBuf, String)> {
+    let fresh = cache_dir().join("fresh");
+    let build = std::fs::read_to_string(fresh.join("BUILD")).ok()?;
+    let python = fresh.join("bin/python");
+    python.is_file().then(|| (python, build.trim().to_string()))
 }
 
 /// `$HASHLINE_PY_BINDINGS_DIR`, else `~/.cache/hashline-py-bindings`.
@@ -158,7 +204,7 @@ fn ensure_tools(python: &Path, tools: &Path, wheels: &Path) -> Result<(), Unavai
                 .any(|e| e.file_name().to_string_lossy().starts_with("pytest-"))
         })
         .unwrap_or(false);
-    if pinned(MATURIN) && pinned(PYTEST) && has_wheels {
+    if pinned(MATURIN) && pinned(PYTEST) && pinned(MYPY) && has_wheels {
         return Ok(());
     }
     let run = |cmd: &mut Command, what: &str| -> Result<(), Unavailable> {
@@ -183,7 +229,7 @@ fn ensure_tools(python: &Path, tools: &Path, wheels: &Path) -> Result<(), Unavai
         )?;
     }
     run(
-        Command::new(&pip).args(["install", "--quiet", MATURIN, PYTEST]),
+        Command::new(&pip).args(["install", "--quiet", MATURIN, PYTEST, MYPY]),
         "pip install from PyPI",
     )?;
     run(

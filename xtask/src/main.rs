@@ -19,7 +19,7 @@
 //!   scenario (default 2000) within S seconds each (default 600); prints the counts.
 //! * `tidy`: check that no crate depends on a crate of a higher layer and that no library
 //!   code outside `hashline-fs` uses `std::fs` but its listed places (also a `cargo test`).
-//! * `bench [--reps N] [--large-mb N] [--no-ast | --only-ast] [--ast-files N]`: issue 14's table (`bench.rs`): `read` of a
+//! * `bench [--reps N] [--large-mb N] [--bin PATH] [--no-ast | --only-ast] [--ast-files N]`: issue 14's table (`bench.rs`): `read` of a
 //!   100 MB file and of a 10-line file against `cat`, a 1,000-hunk read + edit against the Bun
 //!   peer, ast-edit + apply against `ast-grep --update-all`, peak memory of a 100 MB edit;
 //!   baselines installed into `~/.cache/hashline-bench`; `bench --guard`: the edit guard's cost
@@ -37,9 +37,11 @@
 //! * `ast-diff [--bench] [--reps N] [--only TEXT] [--show N]`: differential test of
 //!   `hashline ast-edit` + `resolve apply` against the ast-grep CLI on third-party JS/TS sources
 //!   (see `ast_diff.rs`); `--bench` times both previews instead.
-//! * `bindings [--debug]`: the Python package (`bindings/python`) built as a wheel (release,
-//!   or debug), installed into a fresh virtual environment and its pytest suite run
-//!   (`bindings.rs`); `skipped:` without Python or PyPI, a failure then under `CI`.
+//! * `bindings [--debug] [--only python|node]`: the Python package (`bindings/python`) built as
+//!   a wheel (release, or debug), installed into a fresh virtual environment and its pytest
+//!   suite run (`bindings.rs`); the Node package (`bindings/node`) built, packed, installed
+//!   into a fresh npm project and its `node --test` suite run (`bindings_node.rs`);
+//!   `skipped:` without Python, Node or their registry, a failure then under `CI`.
 //! * `dist`: the release binary to install, statically linked on Linux glibc hosts
 //!   (`dist.rs`), copied to `<target>/dist/hashline`; the binary every `bench` measures.
 
@@ -48,6 +50,7 @@ mod ast_diff;
 mod ast_tools;
 mod bench;
 mod bench_ast_depth;
+mod bench_bindings;
 mod bench_files;
 mod bench_guard;
 mod bench_inputs;
@@ -57,6 +60,7 @@ mod bench_rows;
 mod bench_scale;
 mod bench_stale;
 mod bindings;
+mod bindings_node;
 mod dist;
 mod tidy;
 mod tidy_dialects;
@@ -97,7 +101,7 @@ fn main() -> ExitCode {
         Some("dist") => dist::run(),
         Some("bindings") => bindings::run(&args[1..]),
         _ => Err(
-            "usage: cargo xtask <golden [--bless] | conformance | mistakes | real-edits [--mistakes [--every N]] [--only ID,ID] [--details DIR] | stress [--runs N] [--seconds S] | tidy | bench [--reps N] [--large-mb N] [--no-ast | --only-ast] [--ast-files N] [--guard] [--ast] [--scale [--reps N] [--max-mb N] [--only TEXT] [--bin PATH] [--max-depth N] [--debug]] | ast-diff [--bench] [--reps N] [--only TEXT] | dist | bindings [--debug]>"
+            "usage: cargo xtask <golden [--bless] | conformance | mistakes | real-edits [--mistakes [--every N]] [--only ID,ID] [--details DIR] | stress [--runs N] [--seconds S] | tidy | bench [--reps N] [--large-mb N] [--bin PATH] [--no-ast | --only-ast] [--ast-files N] [--guard] [--ast] [--scale [--reps N] [--max-mb N] [--only TEXT] [--bin PATH] [--max-depth N] [--debug]] | ast-diff [--bench] [--reps N] [--only TEXT] | dist | bindings [--debug] [--only python|node]>"
                 .to_string(),
         ),
     };

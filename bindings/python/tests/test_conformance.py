@@ -52,7 +52,7 @@ def test_hashline_case(name: str, conformance: Path, tree: Path) -> None:
         assert (tree / path).read_bytes() == before
 
 
-def snapshot(root: Path) -> dict:
+def snapshot(root: Path) -> dict[str, bytes]:
     return {
         str(p.relative_to(root)): p.read_bytes()
         for p in sorted(root.rglob("*"))

@@ -14,7 +14,7 @@ def test_two_threads_edit_two_files_at_once(tree: Path) -> None:
     session = Session(tree)
     for name in ("a.txt", "b.txt"):
         (tree / name).write_text("".join(f"{name} {i}\n" for i in range(1, 201)))
-    errors: list = []
+    errors: list[str] = []
 
     def work(name: str) -> None:
         for i in range(1, 41):
@@ -42,7 +42,7 @@ def test_python_threads_run_during_a_call(tree: Path) -> None:
     rows = "".join(f"value_{i} = compute({i}, {i + 1})\n" for i in range(60_000))
     (tree / "big.py").write_text(rows)
     session = Session(tree)
-    ticks: list = []
+    ticks: list[float] = []
     stop = threading.Event()
 
     def count() -> None:

@@ -87,7 +87,7 @@ def definitions(
         from ._hashline import HashlineError
 
         error = HashlineError(f"[E_USAGE] unknown format {format!r}: use 'openai' or 'anthropic'")
-        error.code = "E_USAGE"  # type: ignore[attr-defined]
+        error.code = "E_USAGE"
         raise error
 
     def handler(name: str, arguments: Arguments = None) -> ToolOutput:
