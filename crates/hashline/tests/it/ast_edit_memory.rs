@@ -24,16 +24,7 @@ fn peak_rss(matches: usize) -> u64 {
         .arg(&sb.root)
         .arg("--state")
         .arg(&sb.state)
-        .args([
-            "ast-edit",
-            "--pat",
-            "void 0",
-            "--out",
-            "undefined",
-            "--lang",
-            "js",
-            "a.js",
-        ])
+        .args([&crate::support::cli::VOID_0[..], &["a.js"]].concat())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .output()

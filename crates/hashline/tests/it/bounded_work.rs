@@ -122,19 +122,7 @@ fn an_ast_edit_of_many_matches_previews_a_page_and_applies_them_all() {
         .map(|i| format!("let x{i} = foo({i}, void 0);\n"))
         .collect();
     sb.put("a.js", source.as_bytes());
-    let preview = sb.run(
-        &[
-            "ast-edit",
-            "--pat",
-            "void 0",
-            "--out",
-            "undefined",
-            "--lang",
-            "js",
-            "a.js",
-        ],
-        b"",
-    );
+    let preview = sb.run(&[&crate::support::cli::VOID_0[..], &["a.js"]].concat(), b"");
     assert_eq!(preview.code, 0, "{}", preview.stderr);
     // A page of rows (64 KiB) and the count of the rest, not 40 bytes a match.
     assert!(

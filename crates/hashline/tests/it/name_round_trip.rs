@@ -133,19 +133,7 @@ fn ast_edit_previews_name_alike_files_apart() {
     let sb = Sandbox::new();
     sb.put("caf\u{e9}.js", b"let a = void 0;\n");
     sb.put("cafe\u{301}.js", b"let b = void 0;\n");
-    let preview = sb.run(
-        &[
-            "ast-edit",
-            "--pat",
-            "void 0",
-            "--out",
-            "undefined",
-            "--lang",
-            "js",
-            ".",
-        ],
-        b"",
-    );
+    let preview = sb.run(&[&crate::support::cli::VOID_0[..], &["."]].concat(), b"");
     assert_eq!(preview.code, 0, "{preview:?}");
     assert!(
         preview.stdout.contains("caf\u{e9}.js") && preview.stdout.contains("cafe\\u{301}.js"),

@@ -141,16 +141,7 @@ fn an_ast_edit_and_its_apply_without_a_spare_thread_match_the_threaded_ones() {
             let text = format!("const a{i} = void 0;\nconst b{i} = 1;\n");
             std::fs::write(root.join(format!("f{i}.js")), text).expect("write");
         }
-        let preview = [
-            "ast-edit",
-            "--pat",
-            "void 0",
-            "--out",
-            "undefined",
-            "--lang",
-            "js",
-            ".",
-        ];
+        let preview = [&crate::support::cli::VOID_0[..], &["."]].concat();
         let (code, shown, err) = run(&root, &state, &preview, no_threads);
         assert_eq!(code, Some(0), "{err}");
         let (code, applied, err) = run(&root, &state, &["resolve", "apply", "1"], no_threads);

@@ -65,3 +65,15 @@ pub fn hashline_env(
         code: out.status.code().unwrap_or(-1),
     }
 }
+
+/// `ast-edit` rewriting `void 0` to `undefined` in JavaScript: the rewrite the memory, scale
+/// and name tests preview (the paths follow).
+pub const VOID_0: [&str; 7] = [
+    "ast-edit",
+    "--pat",
+    "void 0",
+    "--out",
+    "undefined",
+    "--lang",
+    "js",
+];
