@@ -241,7 +241,7 @@ pub(super) fn lost(row: usize, floor: usize) -> String {
 /// A Python `def` at column 0 whose first parameter is `self` or `cls`: a method whose
 /// indentation was lost (it would leave its class).
 fn method_at_top_level(s: &Subject<'_>, edit: &Edit) -> Option<String> {
-    if !(s.path.ends_with(".py") || s.path.ends_with(".pyi")) {
+    if !super::lexical::is_python(s.path) {
         return None;
     }
     edit.rows.iter().enumerate().find_map(|(i, r)| {

@@ -4,7 +4,7 @@
 //! Markdown code fence that names its language.
 
 use super::layout::Start;
-use super::lexical::{code_part, is_blank, is_markdown, width, Family};
+use super::lexical::{code_part, is_blank, is_markdown, is_python, width, Family};
 use super::scope::{Above, Ix};
 use super::{is_fence, Subject};
 
@@ -36,7 +36,7 @@ impl Lang {
     /// the check knows (prose, data, YAML).
     fn of_path(path: &str) -> Option<Lang> {
         let family = Family::of(path);
-        let python = path.ends_with(".py") || path.ends_with(".pyi");
+        let python = is_python(path);
         let code = matches!(family, Family::CLike | Family::Rust) || python;
         let yaml = path.ends_with(".yaml") || path.ends_with(".yml");
         (!matches!(family, Family::Prose | Family::Data) && !yaml).then_some(Lang {

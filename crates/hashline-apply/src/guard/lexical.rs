@@ -71,6 +71,11 @@ pub(crate) fn is_markdown(path: &str) -> bool {
         .any(|e| path.ends_with(e))
 }
 
+/// Whether the file at `path` is Python (where indentation is the block structure).
+pub(crate) fn is_python(path: &str) -> bool {
+    path.ends_with(".py") || path.ends_with(".pyi")
+}
+
 /// The leading white space of `line`.
 pub(crate) fn indent(line: &str) -> &str {
     &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]

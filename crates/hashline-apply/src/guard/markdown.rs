@@ -11,91 +11,97 @@
 use hashline_core::Edit;
 
 use super::lexical::is_markdown;
+use super::markdown_tags::{self, TAG_COUNT};
 use super::{is_fence, Subject};
 
 /// Warn about the request's edits of a Markdown file (see the module doc).
 pub(super) fn check(s: &Subject<'_>, warnings: &mut Vec<String>) {
-    // A dialect of one hunk per call passes a multi-hunk change through texts in between,
-    // where a block's opener may come before its closer.
     if !is_markdown(s.path) {
         return;
     }
     for edit in s.edits {
         underline_split(s, edit, warnings);
     }
+    // A dialect of one hunk per call passes a multi-hunk change through texts in between,
+    // where a block's opener may come before its closer.
     if s.one_hunk_per_call {
         return;
     }
     unbalanced(s, warnings);
-    unpaired_tag(s, warnings);
     for edit in s.edits {
         heading_leftover(s, edit, warnings);
     }
 }
 
-/// Fence lines, and `<!--` less `-->` outside code (a Mermaid `A --> B` is no comment), in
-/// some lines, the first of them inside a fenced block when `inside`.
-fn tally<'l>(lines: impl Iterator<Item = &'l str>, mut inside: bool) -> (usize, isize) {
-    let mut fences = 0;
-    let mut comments = 0;
-    for line in lines {
-        if is_fence(line) {
-            fences += 1;
-            inside = !inside;
-        } else if !inside {
-            comments += count(line, "<!--") - count(line, "-->");
+/// What pairs in a Markdown text: fence lines, and outside code `<!--` less `-->` (a Mermaid
+/// `A --> B` is no comment) and each HTML block tag opened less closed.
+#[derive(Debug, Clone, Copy)]
+struct Tally {
+    fences: isize,
+    comments: isize,
+    tags: [isize; TAG_COUNT],
+}
+
+impl Tally {
+    /// The tally of some lines, the first of them inside a fenced block when `inside`.
+    fn of<'l>(lines: impl Iterator<Item = &'l str>, mut inside: bool) -> Tally {
+        let mut t = Tally {
+            fences: 0,
+            comments: 0,
+            tags: [0; TAG_COUNT],
+        };
+        for line in lines {
+            if is_fence(line) {
+                t.fences += 1;
+                inside = !inside;
+            } else if !inside {
+                t.comments += count(line, "<!--") - count(line, "-->");
+                let tags = markdown_tags::count(line);
+                for (sum, n) in t.tags.iter_mut().zip(tags) {
+                    *sum += n;
+                }
+            }
+        }
+        t
+    }
+
+    /// What `rows` add less what `range` removes.
+    fn less(self, range: Tally) -> Tally {
+        Tally {
+            fences: self.fences - range.fences,
+            comments: self.comments - range.comments,
+            tags: std::array::from_fn(|i| self.tags[i] - range.tags[i]),
         }
     }
-    (fences, comments)
 }
 
 fn count(line: &str, what: &str) -> isize {
     isize::try_from(line.matches(what).count()).unwrap_or(isize::MAX)
 }
 
-/// The request leaves a fence or an HTML comment unpaired that the text read paired.
+/// The request leaves a fence, an HTML comment or an HTML block element (`<p>`, `<div>`, …)
+/// unpaired that the text read paired.
 fn unbalanced(s: &Subject<'_>, warnings: &mut Vec<String>) {
-    let (fences, comments) = tally((1..=s.line_count()).map(|n| s.line(n)), false);
-    // A text that leaves either unpaired already is judged on the other alone.
-    let (fences_paired, comments_paired) = (fences % 2 == 0, comments == 0);
-    if !fences_paired && !comments_paired {
-        return;
-    }
-    // Each edit's change to both tallies: what its rows add less what its range removes.
-    let deltas: Vec<(isize, isize)> = s
+    let file = Tally::of((1..=s.line_count()).map(|n| s.line(n)), false);
+    // Each edit's change to the tally: what its rows add less what its range removes.
+    let deltas: Vec<Tally> = s
         .edits
         .iter()
         .map(|e| {
             let (top, _) = s.neighbours(e);
             let inside = s.fences_through(top) % 2 == 1;
-            let (rf, rc) = tally(e.rows.iter().map(String::as_str), inside);
-            let range = |(a, b): (usize, usize)| tally((a..=b).map(|n| s.line(n)), inside);
-            let (gf, gc) = Subject::replaced(e).map_or((0, 0), range);
-            let as_signed = |n: usize| isize::try_from(n).unwrap_or(isize::MAX);
-            (as_signed(rf) - as_signed(gf), rc - gc)
+            let rows = Tally::of(e.rows.iter().map(String::as_str), inside);
+            let range = |(a, b): (usize, usize)| Tally::of((a..=b).map(|n| s.line(n)), inside);
+            let none = Tally::of(std::iter::empty(), false);
+            rows.less(Subject::replaced(e).map_or(none, range))
         })
         .collect();
-    let fence_sum: isize = deltas.iter().map(|d| d.0).sum();
-    let comment_sum: isize = deltas.iter().map(|d| d.1).sum();
-    let fence_off = fences_paired && fence_sum % 2 != 0;
-    let comment_off = comments_paired && comment_sum != 0;
-    if !fence_off && !comment_off {
-        return;
-    }
-    let culprit = s
-        .edits
-        .iter()
-        .zip(&deltas)
-        .find(|(_, d)| (fence_off && d.0 % 2 != 0) || (comment_off && d.1 != 0));
-    let Some((edit, _)) = culprit else {
+    let culprit = fence_or_comment(&file, &deltas).or_else(|| tag(&file, &deltas));
+    let Some((k, what)) = culprit else {
         return;
     };
-    let what = if fence_off {
-        "a code fence (```) without its pair: the rest of the document flips between code \
-         and prose"
-    } else {
-        "an HTML comment's `<!--` or `-->` without its pair: the rest of the document is \
-         hidden or shows the comment"
+    let Some(edit) = s.edits.get(k) else {
+        return;
     };
     warnings.push(format!(
         "[W_UNBALANCED_FENCE] {}: the edit leaves {what}; if the range was not meant to take or \
@@ -104,28 +110,40 @@ fn unbalanced(s: &Subject<'_>, warnings: &mut Vec<String>) {
     ));
 }
 
-/// The request leaves an HTML block element (`<p>`, `<div>`, …) unpaired that the text read
-/// paired.
-fn unpaired_tag(s: &Subject<'_>, warnings: &mut Vec<String>) {
-    if warnings
+/// The first edit that unpairs a fence or an HTML comment the file paired, and what it
+/// leaves. A text that leaves either unpaired already is judged on the other alone.
+fn fence_or_comment(file: &Tally, deltas: &[Tally]) -> Option<(usize, String)> {
+    let (fences_paired, comments_paired) = (file.fences % 2 == 0, file.comments == 0);
+    let fence_sum: isize = deltas.iter().map(|d| d.fences).sum();
+    let comment_sum: isize = deltas.iter().map(|d| d.comments).sum();
+    let fence_off = fences_paired && fence_sum % 2 != 0;
+    let comment_off = comments_paired && comment_sum != 0;
+    let k = deltas
         .iter()
-        .any(|w| w.starts_with("[W_UNBALANCED_FENCE]"))
-    {
-        return;
-    }
-    let Some((k, tag)) = super::markdown_tags::unpaired(s) else {
-        return;
+        .position(|d| (fence_off && d.fences % 2 != 0) || (comment_off && d.comments != 0))?;
+    let what = if fence_off {
+        "a code fence (```) without its pair: the rest of the document flips between code \
+         and prose"
+    } else {
+        "an HTML comment's `<!--` or `-->` without its pair: the rest of the document is \
+         hidden or shows the comment"
     };
-    let Some(edit) = s.edits.get(k) else {
-        return;
-    };
-    let tag = super::markdown_tags::name(tag);
-    warnings.push(format!(
-        "[W_UNBALANCED_FENCE] {}: the edit leaves an HTML `<{tag}>` without its `</{tag}>` (or \
-         the reverse): what follows renders inside it or not at all; if the range was not \
-         meant to take or keep that line, move its edge",
-        (s.label)(edit)
-    ));
+    Some((k, what.to_string()))
+}
+
+/// The first edit that unpairs an HTML block element the file paired, and what it leaves.
+fn tag(file: &Tally, deltas: &[Tally]) -> Option<(usize, String)> {
+    let tag = (0..TAG_COUNT)
+        .find(|&i| file.tags[i] == 0 && deltas.iter().map(|d| d.tags[i]).sum::<isize>() != 0)?;
+    let k = deltas.iter().position(|d| d.tags[tag] != 0)?;
+    let name = markdown_tags::name(tag);
+    Some((
+        k,
+        format!(
+            "an HTML `<{name}>` without its `</{name}>` (or the reverse): what follows renders \
+             inside it or not at all"
+        ),
+    ))
 }
 
 /// The text of an ATX heading row (`## Title` → `Title`).
@@ -144,7 +162,7 @@ fn heading_leftover(s: &Subject<'_>, edit: &Edit, warnings: &mut Vec<String>) {
     let last = edit.rows.iter().rev().find(|r| !r.trim().is_empty());
     let above = (start > 1 && s.survives(start - 1)).then(|| s.line(start - 1));
     let below = (end < s.line_count() && s.survives(end + 1)).then(|| s.line(end + 1));
-    let underline = |l: &str| l.trim().len() >= 3 && l.trim().chars().all(|c| c == '=');
+    let underline = |l: &str| is_underline(l) && l.trim().starts_with('=');
     let text_above = match (first.and_then(|r| atx_text(r)), above) {
         (Some(title), Some(line)) => !title.is_empty() && line.trim() == title,
         _ => false,

@@ -3,10 +3,11 @@
 //! everything up to the next such tag renders inside it or not at all
 //! (`W_UNBALANCED_FENCE`).
 
-use super::{is_fence, Subject};
-
 /// The block elements counted: the ones Markdown files open on a line of their own.
-const TAGS: [&str; 14] = [
+/// How many tags are counted.
+pub(super) const TAG_COUNT: usize = 14;
+
+const TAGS: [&str; TAG_COUNT] = [
     "p",
     "div",
     "details",
@@ -23,22 +24,16 @@ const TAGS: [&str; 14] = [
     "section",
 ];
 
-/// Per tag, opening less closing tags in `lines` outside code fences and code spans; the
-/// first line inside a fenced block when `inside`.
-pub(super) fn tally<'l>(lines: impl Iterator<Item = &'l str>, mut inside: bool) -> [isize; 14] {
-    let mut out = [0isize; 14];
-    for line in lines {
-        if is_fence(line) {
-            inside = !inside;
-            continue;
-        }
-        if inside || !line.contains('<') {
-            continue;
-        }
-        let text = without_code_spans(line).to_ascii_lowercase();
-        for (i, tag) in TAGS.iter().enumerate() {
-            out[i] += opens(&text, tag) - closes(&text, tag);
-        }
+/// How many block elements each tag opens less closes on `line`, a line outside code
+/// fences (code spans aside).
+pub(super) fn count(line: &str) -> [isize; TAG_COUNT] {
+    let mut out = [0isize; TAG_COUNT];
+    if !line.contains('<') {
+        return out;
+    }
+    let text = without_code_spans(line).to_ascii_lowercase();
+    for (i, tag) in TAGS.iter().enumerate() {
+        out[i] = opens(&text, tag) - closes(&text, tag);
     }
     out
 }
@@ -81,30 +76,4 @@ fn opens(text: &str, tag: &str) -> isize {
 /// How many `</tag>` close an element in `text`.
 fn closes(text: &str, tag: &str) -> isize {
     isize::try_from(text.matches(&format!("</{tag}>")).count()).unwrap_or(isize::MAX)
-}
-
-/// The first tag the request unpairs where the text read paired it: the edits' changes to
-/// its tally (rows less range) do not sum to zero while the file's tally is zero. Returns
-/// the first edit that changes that tally, and the tag's index.
-pub(super) fn unpaired(s: &Subject<'_>) -> Option<(usize, usize)> {
-    let file = tally((1..=s.line_count()).map(|n| s.line(n)), false);
-    if file.iter().all(|&n| n != 0) {
-        return None;
-    }
-    let deltas: Vec<[isize; 14]> = s
-        .edits
-        .iter()
-        .map(|e| {
-            let (top, _) = s.neighbours(e);
-            let inside = s.fences_through(top) % 2 == 1;
-            let rows = tally(e.rows.iter().map(String::as_str), inside);
-            let range = Subject::replaced(e)
-                .map_or([0; 14], |(a, b)| tally((a..=b).map(|n| s.line(n)), inside));
-            std::array::from_fn(|i| rows[i] - range[i])
-        })
-        .collect();
-    let tag = (0..TAGS.len())
-        .find(|&i| file[i] == 0 && deltas.iter().map(|d| d[i]).sum::<isize>() != 0)?;
-    let edit = deltas.iter().position(|d| d[tag] != 0)?;
-    Some((edit, tag))
 }

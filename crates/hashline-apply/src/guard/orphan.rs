@@ -106,7 +106,7 @@ pub(super) fn orphaned_body(s: &Subject<'_>, edit: &Edit) -> Option<String> {
     let header = (start..=end)
         .rev()
         .find(|&n| !is_blank(s.line(n)) && indent(s.line(n)).len() < depth)?;
-    let yaml = !s.path.ends_with(".py") && !s.path.ends_with(".pyi");
+    let yaml = !super::lexical::is_python(s.path);
     let header_line = s.line(header);
     let docstring = !yaml && is_definition(header_line) && is_docstring(s.line(body));
     if !(docstring || is_header(header_line, yaml)) || !starts_in_code(s, header) {

@@ -3,7 +3,7 @@
 //! Python accepts the first in no such place and fails on the second when the module loads;
 //! a row there lost its indentation.
 
-use super::lexical::{is_blank, width};
+use super::lexical::{is_blank, is_python, width};
 use super::scope::Ix;
 
 /// Lines walked up from a row to the function or class that holds it.
@@ -12,7 +12,7 @@ const SCOPE_LINES: usize = 2000;
 /// A row that belongs in a function, placed outside every function.
 pub(super) fn outside_function(ix: &Ix<'_, '_>) -> Option<String> {
     let s = ix.s;
-    if !(s.path.ends_with(".py") || s.path.ends_with(".pyi")) {
+    if !is_python(s.path) {
         return None;
     }
     let rows = &ix.edit.rows;

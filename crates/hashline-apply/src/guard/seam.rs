@@ -23,7 +23,7 @@
 use hashline_core::{Edit, EditKind};
 
 use super::layout::Lexer;
-use super::lexical::{code_part, indent, is_blank, Family};
+use super::lexical::{code_part, indent, is_blank, is_python, Family};
 use super::seam_markdown::{bullet, bullet_again, markdown_seam};
 use super::seam_more::{attr_inline, comment_ends_in_code, is_attr, is_line_comment, star_again};
 use super::Subject;
@@ -137,10 +137,6 @@ impl Style {
         }
         style
     }
-}
-
-fn is_python(path: &str) -> bool {
-    path.ends_with(".py") || path.ends_with(".pyi")
 }
 
 /// `( x` or `[ x` in a line's code (its indentation aside): the seam's text.
